@@ -1,0 +1,11 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+RUN pip install --no-cache-dir .
+COPY . .
+RUN DEBUG=0 HTTPS=0 SECRET_KEY=build-only python manage.py collectstatic --noinput
+RUN useradd --create-home altherion && mkdir -p var && chown altherion var
+USER altherion
+EXPOSE 8000
+CMD ["gunicorn", "altherion.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

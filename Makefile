@@ -1,0 +1,48 @@
+# The two commands of the README: `make run` and `make test`. Everything else supports them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test bench lint format install install-dev migrate clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(PY) manage.py seed_demo
+	@echo "Altherion sur http://$(HOST):$(PORT)/ (Ctrl+C pour arrêter)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install-dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install-dev
+	$(PY) bench/run.py
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,3 @@
+from altherion.celery import app as celery_app
+
+__all__ = ["celery_app"]
