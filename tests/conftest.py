@@ -192,3 +192,15 @@ def new_page(browser, live_server):
     yield open_page
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def campaign(storyteller, player, other_player):
+    """A campaign run by `storyteller`, with `player` and `other_player` as its players."""
+    from campaigns.models import Membership, Role
+    from campaigns.services import campaign_create
+
+    campaign = campaign_create(creator=storyteller, name="Les Brumes d'Emeshar")
+    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=other_player, role=Role.PLAYER)
+    return campaign

@@ -1,0 +1,7 @@
+"""Everything under /api/: each app contributes its own routes."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("campaigns.api_urls")),
+]

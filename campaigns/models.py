@@ -1,0 +1,281 @@
+"""Campaigns and what structures them: members, invitations, arcs, play sessions, the compendium."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+NAME_LENGTH = 120
+TEXT_LENGTH = 20_000
+
+
+class Tier(models.TextChoices):
+    HERITAGE = "heritage", _("Héritage")
+    HERO = "hero", _("Héros")
+
+
+class Role(models.TextChoices):
+    STORYTELLER = "storyteller", _("Conteur")
+    PLAYER = "player", _("Joueur")
+
+
+class Campaign(models.Model):
+    name = models.CharField(_("nom"), max_length=NAME_LENGTH)
+    description = models.TextField(_("description"), blank=True, max_length=TEXT_LENGTH)
+    creation_budget = models.PositiveSmallIntegerField(_("points de création"), default=75)
+    tier = models.CharField(_("rang"), max_length=16, choices=Tier.choices, default=Tier.HERITAGE)
+    in_game_day = models.PositiveIntegerField(
+        _("jour de jeu"), default=1, help_text=_("La date dans le monde du jeu, en jours.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns"
+    )
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(creation_budget__lte=1000), name="campaign_budget_reasonable"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("rôle"), max_length=16, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["role", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_once_per_user"),
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=Q(role="storyteller"),
+                name="membership_one_storyteller",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) — {self.campaign}"
+
+    @property
+    def is_storyteller(self) -> bool:
+        return self.role == Role.STORYTELLER
+
+
+class Invitation(models.Model):
+    """A secret link that lets someone join a campaign as a player."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expire le"))
+    max_uses = models.PositiveSmallIntegerField(_("utilisations permises"), default=5)
+    uses = models.PositiveSmallIntegerField(_("utilisations"), default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(uses__lte=F("max_uses")), name="invitation_uses"),
+            models.CheckConstraint(condition=Q(max_uses__gte=1), name="invitation_max_uses"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation {self.pk} — {self.campaign}"
+
+
+class ArcStatus(models.TextChoices):
+    OPEN = "open", _("En cours")
+    CLOSED = "closed", _("Clos")
+
+
+class ArcCloses(models.TextChoices):
+    NOTHING = "", _("Rien")
+    CHAPTER = "chapter", _("Un chapitre")
+    ACT = "act", _("Un acte")
+
+
+class LengthUnit(models.TextChoices):
+    """The arc's in-game length; its XP multiplier is the rules engine's (§10)."""
+
+    HOURS = "hours", _("Heures")
+    DAYS = "days", _("Jours")
+    WEEKS = "weeks", _("Semaines")
+    MONTHS = "months", _("Mois")
+    YEARS = "years", _("Années")
+
+
+class Arc(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="arcs")
+    title = models.CharField(_("titre"), max_length=NAME_LENGTH)
+    summary = models.TextField(_("résumé"), blank=True, max_length=TEXT_LENGTH)
+    chapter = models.PositiveSmallIntegerField(_("chapitre"), default=1)
+    act = models.PositiveSmallIntegerField(_("acte"), default=1)
+    closes = models.CharField(
+        _("clôt"), max_length=16, choices=ArcCloses.choices, blank=True, default=ArcCloses.NOTHING
+    )
+    length_unit = models.CharField(
+        _("durée en jeu"), max_length=16, choices=LengthUnit.choices, default=LengthUnit.DAYS
+    )
+    status = models.CharField(
+        _("état"), max_length=16, choices=ArcStatus.choices, default=ArcStatus.OPEN
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == ArcStatus.OPEN
+
+
+class PlaySession(models.Model):
+    """A séance: one evening at the table."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="play_sessions")
+    arc = models.ForeignKey(
+        Arc, on_delete=models.SET_NULL, null=True, blank=True, related_name="play_sessions"
+    )
+    title = models.CharField(_("titre"), max_length=NAME_LENGTH)
+    scheduled_at = models.DateTimeField(_("date et heure"))
+    notes = models.TextField(_("journal"), blank=True, max_length=TEXT_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-scheduled_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+# --- compendium: the game data the source leaves to each campaign (RULES.md §9) -------------
+
+
+class CompendiumEntry(models.Model):
+    """Each concrete entry adds its own `campaign` foreign key (with its own related name)."""
+
+    name = models.CharField(_("nom"), max_length=NAME_LENGTH)
+    description = models.TextField(_("description"), blank=True, max_length=TEXT_LENGTH)
+
+    class Meta:
+        abstract = True
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Species(CompendiumEntry):
+    """favourite_characteristics: characteristic names; modifiers: name → bonus (or malus < 0)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="species")
+    favourite_characteristics = models.JSONField(_("caractéristiques favorites"), default=list)
+    modifiers = models.JSONField(_("bonus et malus"), default=dict)
+    innate_abilities = models.TextField(_("aptitudes innées"), blank=True, max_length=TEXT_LENGTH)
+
+    class Meta(CompendiumEntry.Meta):
+        verbose_name_plural = "species"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="species_unique_name")
+        ]
+
+
+class ClassTier(models.TextChoices):
+    FOUNDING = "founding", _("Fondatrice")
+    SUPERIOR = "superior", _("Supérieure")
+    HEROIC = "heroic", _("Héroïque")
+    LEGENDARY = "legendary", _("Légendaire")
+
+
+class AbilityTier(models.TextChoices):
+    FOUNDING = "founding", _("Fondatrice")
+    SUPERIOR = "superior", _("Supérieure")
+    HEROIC = "heroic", _("Héroïque")
+    LEGENDARY = "legendary", _("Légendaire")
+    SUPREME = "supreme", _("Suprême")
+
+
+class CharacterClass(CompendiumEntry):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="classes")
+    tier = models.CharField(
+        _("rang"), max_length=16, choices=ClassTier.choices, default=ClassTier.FOUNDING
+    )
+    prerequisites = models.TextField(_("prérequis"), blank=True, max_length=TEXT_LENGTH)
+
+    class Meta(CompendiumEntry.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="class_unique_name")
+        ]
+
+
+class Branch(CompendiumEntry):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="branches")
+    character_class = models.ForeignKey(
+        CharacterClass, on_delete=models.CASCADE, related_name="branches"
+    )
+
+    class Meta(CompendiumEntry.Meta):
+        verbose_name_plural = "branches"
+        constraints = [
+            models.UniqueConstraint(fields=["character_class", "name"], name="branch_unique_name")
+        ]
+
+
+class Ability(CompendiumEntry):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="abilities")
+    character_class = models.ForeignKey(
+        CharacterClass,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="abilities",
+        help_text=_("Vide pour une aptitude d'espèce."),
+    )
+    tier = models.CharField(
+        _("rang"), max_length=16, choices=AbilityTier.choices, default=AbilityTier.FOUNDING
+    )
+    cost = models.PositiveSmallIntegerField(_("coût"), default=1)
+    prerequisites = models.TextField(_("prérequis"), blank=True, max_length=TEXT_LENGTH)
+
+    class Meta(CompendiumEntry.Meta):
+        verbose_name_plural = "abilities"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="ability_unique_name")
+        ]
+
+
+class Asset(CompendiumEntry):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="assets")
+    cost = models.PositiveSmallIntegerField(_("coût"), default=1)
+
+    class Meta(CompendiumEntry.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="asset_unique_name")
+        ]
+
+
+class Flaw(CompendiumEntry):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="flaws")
+    value = models.PositiveSmallIntegerField(_("valeur"), default=1)
+
+    class Meta(CompendiumEntry.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="flaw_unique_name")
+        ]

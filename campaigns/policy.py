@@ -1,0 +1,46 @@
+"""Who may do what in a campaign: the one policy that pages and the API both use.
+
+A non-member gets 404 for anything in a campaign (its existence is never revealed); members read;
+only the Conteur manages. Removing a membership removes access at once: nothing is cached.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from campaigns.models import Campaign, Membership, Role
+
+
+def membership_get(*, user, campaign_id: int) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return (
+        Membership.objects.select_related("campaign")
+        .filter(campaign_id=campaign_id, user=user)
+        .first()
+    )
+
+
+def campaign_get_for_member(*, user, pk: int) -> Campaign:
+    """The campaign, with `.membership` set to the user's; 404 for anyone else."""
+    membership = membership_get(user=user, campaign_id=pk)
+    if membership is None:
+        raise Http404("Campagne introuvable.")
+    campaign = membership.campaign
+    campaign.membership = membership
+    return campaign
+
+
+def campaign_get_for_storyteller(*, user, pk: int) -> Campaign:
+    """The campaign if the user is its Conteur; 404 for non-members, 403 for players."""
+    campaign = campaign_get_for_member(user=user, pk=pk)
+    require_storyteller(campaign)
+    return campaign
+
+
+def require_storyteller(campaign: Campaign) -> None:
+    if campaign.membership.role != Role.STORYTELLER:
+        raise PermissionDenied("Seul le Conteur de la campagne peut faire cela.")
+
+
+def is_storyteller(campaign: Campaign) -> bool:
+    return campaign.membership.role == Role.STORYTELLER

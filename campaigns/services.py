@@ -1,0 +1,134 @@
+"""Writes to campaigns: every page and API endpoint goes through these functions."""
+
+import secrets
+from datetime import timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaigns.models import Campaign, Invitation, Membership, Role
+
+INVITATION_DAYS_DEFAULT = 7
+INVITATION_DAYS_MAX = 90
+
+
+@transaction.atomic
+def campaign_create(*, creator, name: str, description: str = "", **fields) -> Campaign:
+    """A new campaign whose creator is its Conteur."""
+    campaign = Campaign(name=name, description=description, **fields)
+    campaign.full_clean()
+    campaign.save()
+    Membership.objects.create(campaign=campaign, user=creator, role=Role.STORYTELLER)
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(*, campaign: Campaign, **fields) -> Campaign:
+    for name, value in fields.items():
+        setattr(campaign, name, value)
+    campaign.full_clean()
+    campaign.save(update_fields=list(fields))
+    return campaign
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership) -> None:
+    """Remove a player; the Conteur must hand the role over before leaving."""
+    if membership.role == Role.STORYTELLER:
+        raise ValidationError(
+            "Le Conteur ne peut pas être retiré : confiez d'abord le rôle à un autre membre."
+        )
+    membership.delete()
+
+
+@transaction.atomic
+def storyteller_hand_over(*, campaign: Campaign, to: Membership) -> Membership:
+    """Make `to` the Conteur; the current Conteur becomes a player. Returns the new Conteur's."""
+    memberships = Membership.objects.select_for_update().filter(campaign=campaign)
+    current = memberships.get(role=Role.STORYTELLER)
+    target = memberships.get(pk=to.pk)
+    if target.pk == current.pk:
+        raise ValidationError("Ce membre est déjà le Conteur.")
+    current.role = Role.PLAYER
+    current.save(update_fields=["role"])
+    target.role = Role.STORYTELLER
+    target.save(update_fields=["role"])
+    return target
+
+
+@transaction.atomic
+def invitation_create(
+    *, campaign: Campaign, by, days: int = INVITATION_DAYS_DEFAULT, max_uses: int = 5
+) -> Invitation:
+    if not 1 <= days <= INVITATION_DAYS_MAX:
+        raise ValidationError(
+            {"days": f"La durée de validité doit être entre 1 et {INVITATION_DAYS_MAX} jours."}
+        )
+    if not 1 <= max_uses <= 100:
+        raise ValidationError({"max_uses": "Le nombre d'utilisations doit être entre 1 et 100."})
+    return Invitation.objects.create(
+        campaign=campaign,
+        created_by=by,
+        token=secrets.token_urlsafe(24),
+        expires_at=timezone.now() + timedelta(days=days),
+        max_uses=max_uses,
+    )
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation) -> Invitation:
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+def invitation_problem(invitation: Invitation | None, *, user) -> str | None:
+    """Why this invitation cannot be used by this user now, in French; None if it can."""
+    if invitation is None:
+        return "Ce lien d'invitation n'existe pas."
+    if invitation.revoked_at is not None:
+        return "Ce lien d'invitation a été révoqué par le Conteur."
+    if invitation.expires_at <= timezone.now():
+        return "Ce lien d'invitation a expiré : demandez-en un nouveau au Conteur."
+    membership = Membership.objects.filter(campaign=invitation.campaign_id, user=user).first()
+    if membership is not None:
+        if membership.role == Role.STORYTELLER:
+            return "Vous êtes le Conteur de cette campagne : ce lien est pour vos joueurs."
+        return "Vous êtes déjà membre de cette campagne."
+    if invitation.uses >= invitation.max_uses:
+        return "Ce lien d'invitation a déjà servi autant de fois que permis."
+    return None
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user) -> Membership:
+    """Join the invitation's campaign as a player, counting one use; refused with a reason."""
+    invitation = Invitation.objects.select_for_update().filter(token=token).first()
+    problem = invitation_problem(invitation, user=user)
+    if problem:
+        raise ValidationError(problem)
+    try:
+        with transaction.atomic():
+            membership = Membership.objects.create(
+                campaign_id=invitation.campaign_id, user=user, role=Role.PLAYER
+            )
+    except IntegrityError as error:
+        raise ValidationError("Vous êtes déjà membre de cette campagne.") from error
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+    return membership
+
+
+@transaction.atomic
+def entry_save(*, entry):
+    """Validate and save an arc, play session or compendium entry (model rules, one path)."""
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+@transaction.atomic
+def entry_delete(*, entry) -> None:
+    entry.delete()
