@@ -4,4 +4,5 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("campaigns.api_urls")),
+    path("", include("characters.api_urls")),
 ]

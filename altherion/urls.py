@@ -26,4 +26,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
     path("", include("campaigns.urls")),
+    path("", include("characters.urls")),
 ]
