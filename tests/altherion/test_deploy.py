@@ -10,7 +10,11 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "HTTPS"}}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "HTTPS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=BASE_DIR,
