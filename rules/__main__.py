@@ -1,0 +1,7 @@
+"""`python -m rules` entry point."""
+
+import sys
+
+from rules.cli import main
+
+sys.exit(main())
