@@ -1,0 +1,431 @@
+"""Writes to character sheets: every page and API endpoint goes through these functions.
+
+Each write locks the sheet row, checks the caller's version against the history of the fields it
+touches (a stale edit of a field someone else changed meanwhile is a `SheetConflict`; edits of
+different fields both succeed), asks the rules engine whether the new sheet is valid, saves only
+the changed columns, bumps `version` and records old → new in `CharacterChange`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from campaigns.models import Ability, Asset, Branch, CharacterClass, Flaw, Species
+from characters import sheet
+from characters.fields import SHEET_FIELDS
+from characters.models import (
+    ChangeAction,
+    Character,
+    CharacterChange,
+    CharacterLanguage,
+    CharacterSkill,
+    SkillKind,
+)
+from rules import reference
+from rules.errors import RuleError
+
+COMPENDIUM_MODELS = {
+    "classes": CharacterClass,
+    "branches": Branch,
+    "abilities": Ability,
+    "assets": Asset,
+    "flaws": Flaw,
+}
+
+
+class SheetConflict(Exception):
+    """An edit made on a stale version of a field someone else changed in the meantime."""
+
+    def __init__(
+        self, *, field: str, current_value: Any, by, at: datetime | None, version: int
+    ) -> None:
+        self.field = field
+        self.current_value = current_value
+        self.by = by
+        self.at = at
+        self.version = version
+        who = by.get_username() if by is not None else "?"
+        super().__init__(f"Modifié entre-temps par {who} : valeur actuelle {current_value!r}.")
+
+    @property
+    def by_name(self) -> str:
+        return self.by.get_username() if self.by is not None else ""
+
+
+def rule_error_to_validation_error(error: RuleError) -> ValidationError:
+    """The one translation of the engine's French violations into a Django ValidationError."""
+    messages: dict[str, list[str]] = {}
+    for violation in error.violations:
+        messages.setdefault(violation.field or "__all__", []).append(violation.message)
+    return ValidationError(messages)
+
+
+def validate_sheet(character: Character, *, skills=None, languages=None) -> None:
+    """Raise ValidationError if the rules engine finds the sheet invalid."""
+    try:
+        sheet.validate(character, skills=skills, languages=languages)
+    except RuleError as error:
+        raise rule_error_to_validation_error(error) from error
+
+
+# --- values as JSON: for history, export and restore ---------------------------------------
+
+
+def field_value(character: Character, field: str) -> Any:
+    """The JSON value of one editable field (history, conflicts, API)."""
+    if field == "species":
+        species = character.species
+        return None if species is None else {"id": species.pk, "name": species.name}
+    if field in COMPENDIUM_MODELS:
+        return [{"id": e.pk, "name": e.name} for e in getattr(character, field).all()]
+    if field.startswith("skills."):
+        row = _skill_rows(character).get(field.removeprefix("skills."))
+        return None if row is None else {"level": row.level, "expertises": list(row.expertises)}
+    if field.startswith("languages."):
+        row = _language_rows(character).get(field.removeprefix("languages."))
+        return None if row is None else {"level": row.level, "writing": row.writing}
+    return getattr(character, field)
+
+
+def _skill_rows(character: Character) -> dict[str, CharacterSkill]:
+    return {row.key: row for row in character.skills.all()}
+
+
+def _language_rows(character: Character) -> dict[str, CharacterLanguage]:
+    return {row.key: row for row in character.languages.all()}
+
+
+def _check_version(*, character: Character, fields: list[str], version: int | None) -> None:
+    """Refuse an edit made on `version` if one of `fields` changed after it."""
+    if version is None or version == character.version:
+        return
+    if version > character.version:
+        raise ValidationError({"version": "Version inconnue : rechargez la fiche."})
+    newer = (
+        CharacterChange.objects.filter(character=character, field__in=fields, version__gt=version)
+        .select_related("by")
+        .order_by("-version", "-pk")
+        .first()
+    )
+    if newer is not None:
+        raise SheetConflict(
+            field=newer.field,
+            current_value=field_value(character, newer.field),
+            by=newer.by,
+            at=newer.at,
+            version=character.version,
+        )
+
+
+def _lock(character: Character | int) -> Character:
+    pk = character if isinstance(character, int) else character.pk
+    return (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign", "species")
+        .get(pk=pk)
+    )
+
+
+def _record(
+    character: Character,
+    *,
+    changes: dict[str, tuple[Any, Any]],
+    by,
+    action: str,
+    update_fields: list[str],
+) -> Character:
+    """Bump the version, save the changed columns and write one history row per field."""
+    character.version += 1
+    character.updated_by = by
+    character.save(update_fields=[*update_fields, "version", "updated_by", "updated_at"])
+    CharacterChange.objects.bulk_create(
+        CharacterChange(
+            character=character,
+            version=character.version,
+            field=field,
+            old_value=old,
+            new_value=new,
+            action=action,
+            by=by,
+        )
+        for field, (old, new) in changes.items()
+    )
+    return character
+
+
+def _coerce_species(campaign_id: int, value: Any) -> Species | None:
+    if value in (None, "", {}):
+        return None
+    pk = value.get("id") if isinstance(value, dict) else value
+    species = Species.objects.filter(campaign_id=campaign_id, pk=pk).first()
+    if species is None:
+        raise ValidationError({"species": "Cette espèce n'existe pas dans la campagne."})
+    return species
+
+
+@transaction.atomic
+def character_update(
+    *,
+    character: Character | int,
+    changes: dict[str, Any],
+    version: int | None,
+    by,
+    action: str = ChangeAction.EDIT,
+    storyteller: bool = False,
+) -> Character:
+    """Set several scalar fields at once (the API's PATCH, a sheet field, a restore).
+
+    `version` None skips the stale check (restores). Returns the saved character; raises
+    SheetConflict or ValidationError and changes nothing."""
+    locked = _lock(character)
+    unknown = [f for f in changes if f not in SHEET_FIELDS]
+    if unknown:
+        raise ValidationError({f: "Ce champ ne peut pas être modifié ainsi." for f in unknown})
+    if not storyteller:
+        reserved = [f for f in changes if SHEET_FIELDS[f].storyteller_only]
+        if reserved:
+            raise ValidationError({f: "Seul le Conteur peut modifier ce champ." for f in reserved})
+    _check_version(character=locked, fields=list(changes), version=version)
+    diff: dict[str, tuple[Any, Any]] = {}
+    columns: list[str] = []
+    for field, value in changes.items():
+        old = field_value(locked, field)
+        if field == "species":
+            locked.species = _coerce_species(locked.campaign_id, value)
+            columns.append("species")
+        else:
+            setattr(locked, field, value)
+            columns.append(field)
+        new = field_value(locked, field)
+        if new != old:
+            diff[field] = (old, new)
+    if not diff:
+        return locked
+    validate_sheet(locked)
+    return _record(locked, changes=diff, by=by, action=action, update_fields=columns)
+
+
+def character_update_field(
+    *, character: Character | int, field: str, value: Any, version: int | None, by, **kw
+) -> Character:
+    """Set one field of the sheet if `version` is current for it (see `character_update`)."""
+    return character_update(
+        character=character, changes={field: value}, version=version, by=by, **kw
+    )
+
+
+# --- skills, languages and compendium entries ----------------------------------------------
+
+
+def _skill_kind(key: str, kind: str) -> str:
+    if kind == SkillKind.SKILL and key not in reference.SKILLS_BY_KEY:
+        raise ValidationError({"key": "Cette compétence n'existe pas."})
+    if kind == SkillKind.FORGOTTEN_DOMAIN and key in reference.SKILLS_BY_KEY:
+        raise ValidationError(
+            {"key": "Un domaine oublié ne peut pas porter le nom d'une compétence."}
+        )
+    return kind
+
+
+def _clean_expertises(expertises) -> list[str]:
+    cleaned = []
+    for item in expertises or []:
+        text = str(item).strip()
+        if text and text not in cleaned:
+            cleaned.append(text[:120])
+    return cleaned
+
+
+@transaction.atomic
+def character_skill_set(
+    *,
+    character: Character | int,
+    key: str,
+    level: int,
+    expertises: list[str] | None = None,
+    kind: str = SkillKind.SKILL,
+    version: int | None,
+    by,
+    action: str = ChangeAction.EDIT,
+) -> CharacterSkill:
+    """Add or change a skill (or forgotten domain) of the sheet; returns the saved row."""
+    locked = _lock(character)
+    field = f"skills.{key}"
+    _check_version(character=locked, fields=[field], version=version)
+    _skill_kind(key, kind)
+    rows = _skill_rows(locked)
+    row = rows.get(key) or CharacterSkill(character=locked, key=key, kind=kind)
+    old = field_value(locked, field)
+    row.level = level
+    row.expertises = _clean_expertises(expertises if expertises is not None else row.expertises)
+    rows[key] = row
+    new = {"level": row.level, "expertises": row.expertises}
+    if old == new:
+        return row
+    _validate_rows(locked, skills=list(rows.values()))
+    row.full_clean(exclude=["character"])
+    row.save()
+    _record(locked, changes={field: (old, new)}, by=by, action=action, update_fields=[])
+    return row
+
+
+@transaction.atomic
+def character_skill_remove(
+    *, character: Character | int, key: str, version: int | None, by
+) -> None:
+    locked = _lock(character)
+    field = f"skills.{key}"
+    _check_version(character=locked, fields=[field], version=version)
+    old = field_value(locked, field)
+    if old is None:
+        return
+    locked.skills.filter(key=key).delete()
+    _record(locked, changes={field: (old, None)}, by=by, action=ChangeAction.EDIT, update_fields=[])
+
+
+@transaction.atomic
+def character_language_set(
+    *,
+    character: Character | int,
+    key: str,
+    level: int,
+    writing: bool = False,
+    version: int | None,
+    by,
+    action: str = ChangeAction.EDIT,
+) -> CharacterLanguage:
+    locked = _lock(character)
+    field = f"languages.{key}"
+    _check_version(character=locked, fields=[field], version=version)
+    if key not in reference.LANGUAGES_BY_KEY:
+        raise ValidationError({"key": "Cette langue n'existe pas."})
+    rows = _language_rows(locked)
+    row = rows.get(key) or CharacterLanguage(character=locked, key=key)
+    old = field_value(locked, field)
+    row.level, row.writing = level, writing
+    rows[key] = row
+    new = {"level": level, "writing": writing}
+    if old == new:
+        return row
+    _validate_rows(locked, languages=list(rows.values()))
+    row.full_clean(exclude=["character"])
+    row.save()
+    _record(locked, changes={field: (old, new)}, by=by, action=action, update_fields=[])
+    return row
+
+
+@transaction.atomic
+def character_language_remove(
+    *, character: Character | int, key: str, version: int | None, by
+) -> None:
+    locked = _lock(character)
+    field = f"languages.{key}"
+    _check_version(character=locked, fields=[field], version=version)
+    old = field_value(locked, field)
+    if old is None:
+        return
+    locked.languages.filter(key=key).delete()
+    _record(locked, changes={field: (old, None)}, by=by, action=ChangeAction.EDIT, update_fields=[])
+
+
+def _validate_rows(character: Character, *, skills=None, languages=None) -> None:
+    validate_sheet(character, skills=skills, languages=languages)
+
+
+def _entries(campaign_id: int, relation: str, ids) -> list:
+    model = COMPENDIUM_MODELS[relation]
+    wanted = {int(i.get("id") if isinstance(i, dict) else i) for i in ids or []}
+    found = list(model.objects.filter(campaign_id=campaign_id, pk__in=wanted))
+    if len(found) != len(wanted):
+        raise ValidationError({relation: "Certaines entrées n'existent pas dans la campagne."})
+    return found
+
+
+@transaction.atomic
+def character_entries_set(
+    *,
+    character: Character | int,
+    relation: str,
+    ids,
+    version: int | None,
+    by,
+    action: str = ChangeAction.EDIT,
+) -> Character:
+    """Replace the owned classes, branches, abilities, assets or flaws of the sheet."""
+    if relation not in COMPENDIUM_MODELS:
+        raise ValidationError({"relation": "Type d'entrée inconnu."})
+    locked = _lock(character)
+    _check_version(character=locked, fields=[relation], version=version)
+    entries = _entries(locked.campaign_id, relation, ids)
+    old = field_value(locked, relation)
+    getattr(locked, relation).set(entries)
+    new = field_value(locked, relation)
+    if old == new:
+        return locked
+    validate_sheet(locked)
+    return _record(locked, changes={relation: (old, new)}, by=by, action=action, update_fields=[])
+
+
+# --- history --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def character_change_restore(*, change: CharacterChange, by) -> Character:
+    """Put back the value a field had before `change` (the Conteur's undo); recorded too."""
+    field, value = change.field, change.old_value
+    character = change.character_id
+    if field in SHEET_FIELDS:
+        return character_update(
+            character=character,
+            changes={field: value},
+            version=None,
+            by=by,
+            action=ChangeAction.RESTORE,
+            storyteller=True,
+        )
+    if field in COMPENDIUM_MODELS:
+        return character_entries_set(
+            character=character,
+            relation=field,
+            ids=value or [],
+            version=None,
+            by=by,
+            action=ChangeAction.RESTORE,
+        )
+    if field.startswith("skills."):
+        key = field.removeprefix("skills.")
+        if value is None:
+            character_skill_remove(character=character, key=key, version=None, by=by)
+        else:
+            kind = SkillKind.SKILL if key in reference.SKILLS_BY_KEY else SkillKind.FORGOTTEN_DOMAIN
+            character_skill_set(
+                character=character,
+                key=key,
+                kind=kind,
+                level=value["level"],
+                expertises=value["expertises"],
+                version=None,
+                by=by,
+                action=ChangeAction.RESTORE,
+            )
+        return Character.objects.get(pk=character)
+    if field.startswith("languages."):
+        key = field.removeprefix("languages.")
+        if value is None:
+            character_language_remove(character=character, key=key, version=None, by=by)
+        else:
+            character_language_set(
+                character=character,
+                key=key,
+                level=value["level"],
+                writing=value["writing"],
+                version=None,
+                by=by,
+                action=ChangeAction.RESTORE,
+            )
+        return Character.objects.get(pk=character)
+    raise ValidationError("Cette modification ne peut pas être restaurée.")
