@@ -8,11 +8,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from altherion.health import service_status
+from campaigns.selectors import memberships_for_user
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """Visitors see what the app is; signed-in users see their campaigns ("Mes campagnes")."""
+    context = {}
+    if request.user.is_authenticated:
+        context["memberships"] = memberships_for_user(user=request.user)
+    return render(request, "home.html", context)
 
 
 @require_http_methods(["GET", "POST"])

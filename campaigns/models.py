@@ -1,12 +1,71 @@
 """Campaigns and what structures them: members, invitations, arcs, play sessions, the compendium."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 NAME_LENGTH = 120
 TEXT_LENGTH = 20_000
+BUDGET_MAX = 1000
+MODIFIER_MIN = -3
+MODIFIER_MAX = 3
+
+# The nine main characteristics (GLOSSARY.md), in the grid's order (RULES.md §1).
+CHARACTERISTICS: tuple[tuple[str, str], ...] = (
+    ("strength", _("Force")),
+    ("vigor", _("Vigueur")),
+    ("agility", _("Agilité")),
+    ("power", _("Pouvoir")),
+    ("charisma", _("Charisme")),
+    ("perception", _("Perception")),
+    ("intellect", _("Intellect")),
+    ("will", _("Volonté")),
+    ("wisdom", _("Sagesse")),
+)
+CHARACTERISTIC_NAMES = tuple(name for name, _label in CHARACTERISTICS)
+
+
+def validate_characteristic_list(value) -> None:
+    """A list of distinct characteristic names (a species' favourite characteristics)."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValidationError(_("Donnez une liste de noms de caractéristiques."), code="invalid")
+    unknown = sorted(set(value) - set(CHARACTERISTIC_NAMES))
+    if unknown:
+        raise ValidationError(
+            _("Caractéristique inconnue : %(names)s."),
+            code="unknown",
+            params={"names": ", ".join(unknown)},
+        )
+    if len(set(value)) != len(value):
+        raise ValidationError(_("Une caractéristique est répétée."), code="duplicate")
+
+
+def validate_characteristic_modifiers(value) -> None:
+    """A mapping characteristic name → bonus (or malus), each between −3 and +3."""
+    if not isinstance(value, dict):
+        raise ValidationError(_("Donnez un bonus ou malus par caractéristique."), code="invalid")
+    unknown = sorted(set(value) - set(CHARACTERISTIC_NAMES))
+    if unknown:
+        raise ValidationError(
+            _("Caractéristique inconnue : %(names)s."),
+            code="unknown",
+            params={"names": ", ".join(unknown)},
+        )
+    for modifier in value.values():
+        if (
+            not isinstance(modifier, int)
+            or isinstance(modifier, bool)
+            or not MODIFIER_MIN <= modifier <= MODIFIER_MAX
+        ):
+            raise ValidationError(
+                _("Chaque bonus ou malus doit être un entier entre %(min)s et %(max)s."),
+                code="range",
+                params={"min": MODIFIER_MIN, "max": MODIFIER_MAX},
+            )
 
 
 class Tier(models.TextChoices):
@@ -22,7 +81,11 @@ class Role(models.TextChoices):
 class Campaign(models.Model):
     name = models.CharField(_("nom"), max_length=NAME_LENGTH)
     description = models.TextField(_("description"), blank=True, max_length=TEXT_LENGTH)
-    creation_budget = models.PositiveSmallIntegerField(_("points de création"), default=75)
+    creation_budget = models.PositiveSmallIntegerField(
+        _("points de création"),
+        default=75,
+        validators=[MinValueValidator(1), MaxValueValidator(BUDGET_MAX)],
+    )
     tier = models.CharField(_("rang"), max_length=16, choices=Tier.choices, default=Tier.HERITAGE)
     in_game_day = models.PositiveIntegerField(
         _("jour de jeu"), default=1, help_text=_("La date dans le monde du jeu, en jours.")
@@ -36,7 +99,9 @@ class Campaign(models.Model):
         ordering = ["name", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(creation_budget__lte=1000), name="campaign_budget_reasonable"
+                condition=Q(creation_budget__gte=1, creation_budget__lte=BUDGET_MAX),
+                name="campaign_budget_reasonable",
+                violation_error_message=_("Le budget de création doit être entre 1 et 1000."),
             ),
         ]
 
@@ -93,7 +158,18 @@ class Invitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Invitation {self.pk} — {self.campaign}"
+        return f"Invitation {self.pk} — {self.campaign_id}"
+
+    @property
+    def state(self) -> str:
+        """revoked, expired, used_up or active: what the Conteur sees beside the link."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        if self.uses >= self.max_uses:
+            return "used_up"
+        return "active"
 
 
 class ArcStatus(models.TextChoices):
@@ -121,8 +197,10 @@ class Arc(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="arcs")
     title = models.CharField(_("titre"), max_length=NAME_LENGTH)
     summary = models.TextField(_("résumé"), blank=True, max_length=TEXT_LENGTH)
-    chapter = models.PositiveSmallIntegerField(_("chapitre"), default=1)
-    act = models.PositiveSmallIntegerField(_("acte"), default=1)
+    chapter = models.PositiveSmallIntegerField(
+        _("chapitre"), default=1, validators=[MinValueValidator(1)]
+    )
+    act = models.PositiveSmallIntegerField(_("acte"), default=1, validators=[MinValueValidator(1)])
     closes = models.CharField(
         _("clôt"), max_length=16, choices=ArcCloses.choices, blank=True, default=ArcCloses.NOTHING
     )
@@ -137,6 +215,21 @@ class Arc(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="open", closed_at__isnull=True)
+                | Q(status="closed", closed_at__isnull=False),
+                name="arc_closed_at_matches_status",
+                violation_error_message=_(
+                    "Un arc clos a une date de clôture ; un arc en cours n'en a pas."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(chapter__gte=1, act__gte=1),
+                name="arc_positions",
+                violation_error_message=_("Le chapitre et l'acte commencent à 1."),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title
@@ -164,8 +257,22 @@ class PlaySession(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def clean(self) -> None:
+        if self.arc_id is not None and self.arc.campaign_id != self.campaign_id:
+            raise ValidationError({"arc": _("Cet arc n'appartient pas à cette campagne.")})
+
 
 # --- compendium: the game data the source leaves to each campaign (RULES.md §9) -------------
+
+
+DUPLICATE_NAME = _("Une entrée de ce nom existe déjà dans le compendium de cette campagne.")
+
+
+def _same_campaign(entry, field: str) -> None:
+    """Refuse a link to another campaign's class (ids of other campaigns are not choices)."""
+    target = getattr(entry, field)
+    if target is not None and target.campaign_id != entry.campaign_id:
+        raise ValidationError({field: _("Cette classe n'appartient pas à cette campagne.")})
 
 
 class CompendiumEntry(models.Model):
@@ -186,14 +293,28 @@ class Species(CompendiumEntry):
     """favourite_characteristics: characteristic names; modifiers: name → bonus (or malus < 0)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="species")
-    favourite_characteristics = models.JSONField(_("caractéristiques favorites"), default=list)
-    modifiers = models.JSONField(_("bonus et malus"), default=dict)
+    favourite_characteristics = models.JSONField(
+        _("caractéristiques favorites"),
+        default=list,
+        blank=True,
+        validators=[validate_characteristic_list],
+    )
+    modifiers = models.JSONField(
+        _("bonus et malus"),
+        default=dict,
+        blank=True,
+        validators=[validate_characteristic_modifiers],
+    )
     innate_abilities = models.TextField(_("aptitudes innées"), blank=True, max_length=TEXT_LENGTH)
 
     class Meta(CompendiumEntry.Meta):
         verbose_name_plural = "species"
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "name"], name="species_unique_name")
+            models.UniqueConstraint(
+                fields=["campaign", "name"],
+                name="species_unique_name",
+                violation_error_message=DUPLICATE_NAME,
+            )
         ]
 
 
@@ -221,7 +342,11 @@ class CharacterClass(CompendiumEntry):
 
     class Meta(CompendiumEntry.Meta):
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "name"], name="class_unique_name")
+            models.UniqueConstraint(
+                fields=["campaign", "name"],
+                name="class_unique_name",
+                violation_error_message=DUPLICATE_NAME,
+            )
         ]
 
 
@@ -234,8 +359,16 @@ class Branch(CompendiumEntry):
     class Meta(CompendiumEntry.Meta):
         verbose_name_plural = "branches"
         constraints = [
-            models.UniqueConstraint(fields=["character_class", "name"], name="branch_unique_name")
+            models.UniqueConstraint(
+                fields=["character_class", "name"],
+                name="branch_unique_name",
+                violation_error_message=_("Cette classe a déjà une branche de ce nom."),
+            )
         ]
+
+    def clean(self) -> None:
+        if self.character_class_id is not None:
+            _same_campaign(self, "character_class")
 
 
 class Ability(CompendiumEntry):
@@ -257,8 +390,15 @@ class Ability(CompendiumEntry):
     class Meta(CompendiumEntry.Meta):
         verbose_name_plural = "abilities"
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "name"], name="ability_unique_name")
+            models.UniqueConstraint(
+                fields=["campaign", "name"],
+                name="ability_unique_name",
+                violation_error_message=DUPLICATE_NAME,
+            )
         ]
+
+    def clean(self) -> None:
+        _same_campaign(self, "character_class")
 
 
 class Asset(CompendiumEntry):
@@ -267,7 +407,11 @@ class Asset(CompendiumEntry):
 
     class Meta(CompendiumEntry.Meta):
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "name"], name="asset_unique_name")
+            models.UniqueConstraint(
+                fields=["campaign", "name"],
+                name="asset_unique_name",
+                violation_error_message=DUPLICATE_NAME,
+            )
         ]
 
 
@@ -277,5 +421,9 @@ class Flaw(CompendiumEntry):
 
     class Meta(CompendiumEntry.Meta):
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "name"], name="flaw_unique_name")
+            models.UniqueConstraint(
+                fields=["campaign", "name"],
+                name="flaw_unique_name",
+                violation_error_message=DUPLICATE_NAME,
+            )
         ]

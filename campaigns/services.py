@@ -7,7 +7,21 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from campaigns.models import Campaign, Invitation, Membership, Role
+from campaigns import compendium_examples
+from campaigns.models import (
+    Ability,
+    Arc,
+    ArcStatus,
+    Asset,
+    Branch,
+    Campaign,
+    CharacterClass,
+    Flaw,
+    Invitation,
+    Membership,
+    Role,
+    Species,
+)
 
 INVITATION_DAYS_DEFAULT = 7
 INVITATION_DAYS_MAX = 90
@@ -34,7 +48,11 @@ def campaign_update(*, campaign: Campaign, **fields) -> Campaign:
 
 @transaction.atomic
 def membership_remove(*, membership: Membership) -> None:
-    """Remove a player; the Conteur must hand the role over before leaving."""
+    """Remove a player; the Conteur must hand the role over before leaving.
+
+    Access is checked from the membership row on every request, so it ends at once.
+    """
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.STORYTELLER:
         raise ValidationError(
             "Le Conteur ne peut pas être retiré : confiez d'abord le rôle à un autre membre."
@@ -123,10 +141,88 @@ def invitation_accept(*, token: str, user) -> Membership:
 
 @transaction.atomic
 def entry_save(*, entry):
-    """Validate and save an arc, play session or compendium entry (model rules, one path)."""
+    """Validate and save an arc, play session or compendium entry (model rules, one path).
+
+    A concurrent save of the same name loses at the unique constraint: reported, not a 500.
+    """
     entry.full_clean()
-    entry.save()
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError as error:
+        raise ValidationError(
+            "Une entrée identique vient d'être enregistrée : rechargez la page."
+        ) from error
     return entry
+
+
+@transaction.atomic
+def arc_close(*, arc: Arc) -> Arc:
+    """Close an open arc (its experience can then be awarded); closing twice changes nothing."""
+    updated = Arc.objects.filter(pk=arc.pk, status=ArcStatus.OPEN).update(
+        status=ArcStatus.CLOSED, closed_at=timezone.now()
+    )
+    if updated:
+        arc.refresh_from_db(fields=["status", "closed_at"])
+    return arc
+
+
+@transaction.atomic
+def arc_reopen(*, arc: Arc) -> Arc:
+    updated = Arc.objects.filter(pk=arc.pk, status=ArcStatus.CLOSED).update(
+        status=ArcStatus.OPEN, closed_at=None
+    )
+    if updated:
+        arc.refresh_from_db(fields=["status", "closed_at"])
+    return arc
+
+
+@transaction.atomic
+def compendium_examples_load(*, campaign: Campaign) -> int:
+    """Add the shipped example compendium to a campaign; entries whose name exists are kept
+    as the Conteur left them. Returns how many entries were added (0 the second time)."""
+    added = 0
+
+    def missing(model, **lookup) -> bool:
+        return not model.objects.filter(campaign=campaign, **lookup).exists()
+
+    for data in compendium_examples.SPECIES:
+        if missing(Species, name=data["name"]):
+            entry_save(entry=Species(campaign=campaign, **data))
+            added += 1
+    classes = {}
+    for data in compendium_examples.CLASSES:
+        fields = {key: value for key, value in data.items() if key != "branches"}
+        character_class = CharacterClass.objects.filter(
+            campaign=campaign, name=data["name"]
+        ).first()
+        if character_class is None:
+            character_class = entry_save(entry=CharacterClass(campaign=campaign, **fields))
+            added += 1
+        classes[data["name"]] = character_class
+        for name, description in data["branches"]:
+            if missing(Branch, character_class=character_class, name=name):
+                entry_save(
+                    entry=Branch(
+                        campaign=campaign,
+                        character_class=character_class,
+                        name=name,
+                        description=description,
+                    )
+                )
+                added += 1
+    for data in compendium_examples.ABILITIES:
+        fields = {key: value for key, value in data.items() if key != "class"}
+        if missing(Ability, name=data["name"]):
+            character_class = classes.get(data["class"]) if data["class"] else None
+            entry_save(entry=Ability(campaign=campaign, character_class=character_class, **fields))
+            added += 1
+    for model, rows in ((Asset, compendium_examples.ASSETS), (Flaw, compendium_examples.FLAWS)):
+        for data in rows:
+            if missing(model, name=data["name"]):
+                entry_save(entry=model(campaign=campaign, **data))
+                added += 1
+    return added
 
 
 @transaction.atomic

@@ -1,0 +1,71 @@
+"""The demo campaign `manage.py seed_demo` loads: a Conteur, two players, an arc, two sessions."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns.models import Arc, Campaign, Membership, PlaySession, Role
+from campaigns.services import campaign_create, compendium_examples_load, entry_save
+
+DEMO_CAMPAIGN = "Les Brumes d'Emeshar"
+DEMO_ARC = "Le phare éteint"
+
+
+@transaction.atomic
+def demo_campaign_seed(*, users: dict) -> Campaign:
+    """Create the demo campaign once (found again by name and Conteur on later runs)."""
+    storyteller = users["conteur"]
+    campaign = Campaign.objects.filter(
+        name=DEMO_CAMPAIGN,
+        memberships__user=storyteller,
+        memberships__role=Role.STORYTELLER,
+    ).first()
+    if campaign is None:
+        campaign = campaign_create(
+            creator=storyteller,
+            name=DEMO_CAMPAIGN,
+            description=(
+                "Sur la côte d'Emeshar, les brumes montent chaque nuit un peu plus loin "
+                "dans les terres. Le phare de Vael s'est éteint."
+            ),
+        )
+    for username in ("aelis", "brann"):
+        Membership.objects.get_or_create(
+            campaign=campaign, user=users[username], defaults={"role": Role.PLAYER}
+        )
+    compendium_examples_load(campaign=campaign)
+    arc = Arc.objects.filter(campaign=campaign, title=DEMO_ARC).first()
+    if arc is None:
+        arc = entry_save(
+            entry=Arc(
+                campaign=campaign,
+                title=DEMO_ARC,
+                summary="Découvrir pourquoi le phare de Vael s'est éteint.",
+                length_unit="days",
+            )
+        )
+    if not PlaySession.objects.filter(campaign=campaign).exists():
+        now = timezone.now().replace(minute=0, second=0, microsecond=0)
+        entry_save(
+            entry=PlaySession(
+                campaign=campaign,
+                arc=arc,
+                title="Arrivée à Vael",
+                scheduled_at=now - timedelta(days=7),
+                notes=(
+                    "Le groupe arrive au port de **Vael**.\n\n"
+                    "- Aelis interroge la gardienne du phare\n"
+                    "- Brann remarque des traces dans la brume"
+                ),
+            )
+        )
+        entry_save(
+            entry=PlaySession(
+                campaign=campaign,
+                arc=arc,
+                title="Le phare éteint",
+                scheduled_at=now + timedelta(days=7),
+            )
+        )
+    return campaign

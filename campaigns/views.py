@@ -1,0 +1,641 @@
+"""Campaign pages: every view works without JavaScript; HTMX saves a round trip where it helps.
+
+Access comes first in every view, from `campaigns.policy` (404 for non-members, 403 for a player
+on a Conteur-only action); every object is then looked up inside that campaign.
+"""
+
+import copy
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import reswap, retarget
+from django_htmx.middleware import HtmxDetails
+
+from campaigns import selectors, services
+from campaigns.forms import (
+    AbilityForm,
+    ArcForm,
+    AssetForm,
+    BranchForm,
+    CampaignForm,
+    CharacterClassForm,
+    FlawForm,
+    InvitationForm,
+    PlaySessionForm,
+    SpeciesForm,
+)
+from campaigns.policy import (
+    campaign_get_for_member,
+    campaign_get_for_storyteller,
+    is_storyteller,
+)
+from characters.selectors import characters_for_campaign
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _error_message(error: ValidationError) -> str:
+    return " ".join(error.messages)
+
+
+# --- my campaigns ---------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def campaign_list(request: HtmxHttpRequest) -> HttpResponse:
+    memberships = selectors.memberships_for_user(user=request.user)
+    return render(request, "campaigns/list.html", {"memberships": memberships})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HtmxHttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = services.campaign_create(creator=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(
+                request,
+                _("Campagne « %(name)s » créée : vous en êtes le Conteur.") % {"name": campaign},
+            )
+            return redirect("campaigns:dashboard", pk=campaign.pk)
+    return render(request, "campaigns/create.html", {"form": form})
+
+
+@login_required
+@require_GET
+def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "dashboard": selectors.campaign_dashboard(campaign=campaign),
+        "characters": characters_for_campaign(campaign=campaign, user=request.user),
+    }
+    return render(request, "campaigns/dashboard.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    # The form fills a copy, so a rejected change never shows in the page's header.
+    form = CampaignForm(request.POST or None, instance=copy.copy(campaign))
+    if request.method == "POST" and form.is_valid():
+        changed = {name: form.cleaned_data[name] for name in form.changed_data}
+        try:
+            # The form filled the instance already; the service validates and saves the fields.
+            services.campaign_update(campaign=campaign, **changed)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Réglages de la campagne enregistrés."))
+            return redirect("campaigns:dashboard", pk=campaign.pk)
+    return render(
+        request,
+        "campaigns/settings.html",
+        {"campaign": campaign, "is_storyteller": True, "form": form},
+    )
+
+
+# --- members and invitations ----------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def members(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "members": selectors.members_for_campaign(campaign=campaign),
+    }
+    return render(request, "campaigns/members.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def member_remove(request: HtmxHttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    membership = selectors.membership_get(campaign=campaign, pk=membership_pk)
+    if request.method == "POST":
+        try:
+            services.membership_remove(membership=membership)
+        except ValidationError as error:
+            messages.error(request, _error_message(error))
+        else:
+            messages.success(
+                request,
+                _("%(name)s ne fait plus partie de la campagne.") % {"name": membership.user},
+            )
+        return redirect("campaigns:members", pk=campaign.pk)
+    return render(
+        request,
+        "campaigns/member_remove.html",
+        {"campaign": campaign, "is_storyteller": True, "membership": membership},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_over(request: HtmxHttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    membership = selectors.membership_get(campaign=campaign, pk=membership_pk)
+    if request.method == "POST":
+        try:
+            services.storyteller_hand_over(campaign=campaign, to=membership)
+        except ValidationError as error:
+            messages.error(request, _error_message(error))
+            return redirect("campaigns:members", pk=campaign.pk)
+        messages.success(
+            request,
+            _("%(name)s est désormais le Conteur ; vous restez joueur de la campagne.")
+            % {"name": membership.user},
+        )
+        return redirect("campaigns:dashboard", pk=campaign.pk)
+    return render(
+        request,
+        "campaigns/hand_over.html",
+        {"campaign": campaign, "is_storyteller": True, "membership": membership},
+    )
+
+
+@login_required
+@require_GET
+def invitations(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": True,
+        "invitations": selectors.invitations_for_campaign(campaign=campaign),
+        "form": InvitationForm(),
+    }
+    return render(request, "campaigns/invitations.html", context)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def invitation_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    form = InvitationForm(request.POST)
+    invitation = None
+    if form.is_valid():
+        try:
+            invitation = services.invitation_create(
+                campaign=campaign, by=request.user, **form.cleaned_data
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+    if not request.htmx:
+        if invitation is None:
+            context = {
+                "campaign": campaign,
+                "is_storyteller": True,
+                "invitations": selectors.invitations_for_campaign(campaign=campaign),
+                "form": form,
+            }
+            return render(request, "campaigns/invitations.html", context)
+        messages.success(request, _("Lien d'invitation créé : copiez-le pour vos joueurs."))
+        return redirect("campaigns:invitations", pk=campaign.pk)
+    if invitation is None:
+        response = render(
+            request, "campaigns/_invitation_form.html", {"campaign": campaign, "form": form}
+        )
+        return reswap(retarget(response, "#invitation-form"), "outerHTML")
+    return render(
+        request,
+        "campaigns/_invitation_row.html",
+        {"campaign": campaign, "invitation": invitation},
+    )
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def invitation_revoke(request: HtmxHttpRequest, pk: int, invitation_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    invitation = selectors.invitation_get(campaign=campaign, pk=invitation_pk)
+    invitation = services.invitation_revoke(invitation=invitation)
+    if request.htmx:
+        return render(
+            request,
+            "campaigns/_invitation_row.html",
+            {"campaign": campaign, "invitation": invitation},
+        )
+    messages.success(request, _("Lien d'invitation révoqué : il ne fonctionne plus."))
+    return redirect("campaigns:invitations", pk=campaign.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The invitation page: the campaign's name shows only when the link is usable by this user."""
+    invitation = selectors.invitation_by_token(token=token)
+    problem = services.invitation_problem(invitation, user=request.user)
+    if request.method == "POST" and problem is None:
+        try:
+            membership = services.invitation_accept(token=token, user=request.user)
+        except ValidationError as error:
+            problem = _error_message(error)
+        else:
+            messages.success(
+                request,
+                _("Bienvenue dans la campagne « %(name)s » !") % {"name": invitation.campaign},
+            )
+            return redirect("campaigns:dashboard", pk=membership.campaign_id)
+    member_of = None
+    if problem is not None and invitation is not None:
+        # Only a member learns where to go: the policy decides, not the invitation.
+        try:
+            member_of = campaign_get_for_member(user=request.user, pk=invitation.campaign_id)
+        except Http404:
+            member_of = None
+    context = {"invitation": invitation, "problem": problem, "member_of": member_of}
+    return render(
+        request, "campaigns/join.html", context, status=404 if invitation is None else 200
+    )
+
+
+# --- arcs -----------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def arc_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "arcs": selectors.arcs_for_campaign(campaign=campaign),
+    }
+    return render(request, "campaigns/arc_list.html", context)
+
+
+def _arc_form_page(request, campaign, form, arc=None) -> HttpResponse:
+    return render(
+        request,
+        "campaigns/arc_form.html",
+        {"campaign": campaign, "is_storyteller": True, "form": form, "arc": arc},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def arc_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    form = ArcForm(request.POST or None)
+    form.instance.campaign = campaign
+    if request.method == "POST" and form.is_valid():
+        try:
+            arc = services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Arc « %(title)s » créé.") % {"title": arc})
+            return redirect("campaigns:arc_detail", pk=campaign.pk, arc_pk=arc.pk)
+    return _arc_form_page(request, campaign, form)
+
+
+@login_required
+@require_GET
+def arc_detail(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    arc = selectors.arc_get(campaign=campaign, pk=arc_pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "arc": arc,
+        "play_sessions": selectors.play_sessions_for_arc(arc=arc),
+    }
+    return render(request, "campaigns/arc_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def arc_edit(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    arc = selectors.arc_get(campaign=campaign, pk=arc_pk)
+    form = ArcForm(request.POST or None, instance=arc)
+    if request.method == "POST" and form.is_valid():
+        try:
+            arc = services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Arc enregistré."))
+            return redirect("campaigns:arc_detail", pk=campaign.pk, arc_pk=arc.pk)
+    return _arc_form_page(request, campaign, form, arc)
+
+
+@login_required
+@require_POST
+def arc_close(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    arc = services.arc_close(arc=selectors.arc_get(campaign=campaign, pk=arc_pk))
+    messages.success(request, _("Arc « %(title)s » clos.") % {"title": arc})
+    return redirect("campaigns:arc_detail", pk=campaign.pk, arc_pk=arc.pk)
+
+
+@login_required
+@require_POST
+def arc_reopen(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    arc = services.arc_reopen(arc=selectors.arc_get(campaign=campaign, pk=arc_pk))
+    messages.success(request, _("Arc « %(title)s » rouvert.") % {"title": arc})
+    return redirect("campaigns:arc_detail", pk=campaign.pk, arc_pk=arc.pk)
+
+
+# --- play sessions --------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def session_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "play_sessions": selectors.play_sessions_for_campaign(campaign=campaign),
+    }
+    return render(request, "campaigns/session_list.html", context)
+
+
+def _session_form_page(request, campaign, form, play_session=None) -> HttpResponse:
+    return render(
+        request,
+        "campaigns/session_form.html",
+        {"campaign": campaign, "is_storyteller": True, "form": form, "play_session": play_session},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    initial = {}
+    current_arc = selectors.arc_current(campaign=campaign)
+    if current_arc is not None:
+        initial["arc"] = current_arc.pk
+    form = PlaySessionForm(request.POST or None, campaign=campaign, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            play_session = services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(
+                request, _("Séance « %(title)s » planifiée.") % {"title": play_session}
+            )
+            return redirect("campaigns:session_detail", pk=campaign.pk, session_pk=play_session.pk)
+    return _session_form_page(request, campaign, form)
+
+
+@login_required
+@require_GET
+def session_detail(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "play_session": selectors.play_session_get(campaign=campaign, pk=session_pk),
+    }
+    return render(request, "campaigns/session_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_edit(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
+    form = PlaySessionForm(request.POST or None, instance=play_session, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            play_session = services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Séance enregistrée."))
+            return redirect("campaigns:session_detail", pk=campaign.pk, session_pk=play_session.pk)
+    return _session_form_page(request, campaign, form, play_session)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_delete(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
+    if request.method == "POST":
+        services.entry_delete(entry=play_session)
+        messages.success(request, _("Séance « %(title)s » supprimée.") % {"title": play_session})
+        return redirect("campaigns:session_list", pk=campaign.pk)
+    return render(
+        request,
+        "campaigns/confirm_delete.html",
+        {
+            "campaign": campaign,
+            "is_storyteller": True,
+            "object": play_session,
+            "what": _("la séance"),
+            "cancel_url": reverse("campaigns:session_detail", args=[campaign.pk, play_session.pk]),
+        },
+    )
+
+
+# --- compendium -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the compendium: URL slug, French names, the form that edits it."""
+
+    slug: str
+    label: str
+    added: str
+    form_class: type
+    scoped: bool = False  # the form offers the campaign's classes
+
+
+SECTIONS = {
+    section.slug: section
+    for section in (
+        Section(
+            "species", gettext_lazy("Espèces"), gettext_lazy("Ajouter une espèce"), SpeciesForm
+        ),
+        Section(
+            "classes",
+            gettext_lazy("Classes"),
+            gettext_lazy("Ajouter une classe"),
+            CharacterClassForm,
+        ),
+        Section(
+            "branches",
+            gettext_lazy("Branches"),
+            gettext_lazy("Ajouter une branche"),
+            BranchForm,
+            scoped=True,
+        ),
+        Section(
+            "abilities",
+            gettext_lazy("Aptitudes"),
+            gettext_lazy("Ajouter une aptitude"),
+            AbilityForm,
+            scoped=True,
+        ),
+        Section("assets", gettext_lazy("Atouts"), gettext_lazy("Ajouter un atout"), AssetForm),
+        Section("flaws", gettext_lazy("Handicaps"), gettext_lazy("Ajouter un handicap"), FlawForm),
+    )
+}
+
+
+def _section(slug: str) -> Section:
+    if slug not in SECTIONS:
+        raise Http404("Section inconnue.")
+    return SECTIONS[slug]
+
+
+def _entry_form(section: Section, campaign, data=None, instance=None):
+    kwargs = {"instance": instance}
+    if section.scoped:
+        kwargs["campaign"] = campaign
+    form = section.form_class(data, **kwargs)
+    form.instance.campaign = campaign
+    return form
+
+
+@login_required
+@require_GET
+def compendium(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    storyteller = is_storyteller(campaign)
+    entries = selectors.compendium_for_campaign(campaign=campaign)
+    sections = [
+        {
+            "section": section,
+            "entries": entries[slug],
+            "form": _entry_form(section, campaign) if storyteller else None,
+        }
+        for slug, section in SECTIONS.items()
+    ]
+    context = {
+        "campaign": campaign,
+        "is_storyteller": storyteller,
+        "sections": sections,
+        "is_empty": not any(entries.values()),
+    }
+    return render(request, "campaigns/compendium.html", context)
+
+
+@login_required
+@require_POST
+def compendium_examples(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    added = services.compendium_examples_load(campaign=campaign)
+    if added:
+        messages.success(request, _("%(count)s entrées d'exemple ajoutées.") % {"count": added})
+    else:
+        messages.info(request, _("Les exemples sont déjà tous dans le compendium."))
+    return redirect("campaigns:compendium", pk=campaign.pk)
+
+
+def _row(request, campaign, section, entry) -> HttpResponse:
+    return render(
+        request,
+        "campaigns/compendium/_entry_row.html",
+        {"campaign": campaign, "is_storyteller": True, "section": section, "entry": entry},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def entry_create(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    section = _section(kind)
+    form = _entry_form(section, campaign, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            if request.htmx:
+                return _row(request, campaign, section, entry)
+            messages.success(request, _("« %(name)s » ajouté au compendium.") % {"name": entry})
+            return redirect(reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}")
+    context = {"campaign": campaign, "is_storyteller": True, "section": section, "form": form}
+    if request.htmx and request.method == "POST":
+        response = render(request, "campaigns/compendium/_new_entry_form.html", context)
+        return reswap(retarget(response, f"#new-{kind}"), "outerHTML")
+    return render(request, "campaigns/compendium/entry_form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def entry_edit(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    section = _section(kind)
+    entry = selectors.compendium_entry_get(campaign=campaign, slug=kind, pk=entry_pk)
+    form = _entry_form(section, campaign, request.POST or None, instance=entry)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            if request.htmx:
+                return _row(request, campaign, section, entry)
+            messages.success(request, _("« %(name)s » enregistré.") % {"name": entry})
+            return redirect(reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}")
+    context = {
+        "campaign": campaign,
+        "is_storyteller": True,
+        "section": section,
+        "form": form,
+        "entry": entry,
+    }
+    if request.htmx:
+        return render(request, "campaigns/compendium/_edit_entry_row.html", context)
+    return render(request, "campaigns/compendium/entry_form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def entry_delete(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    section = _section(kind)
+    entry = selectors.compendium_entry_get(campaign=campaign, slug=kind, pk=entry_pk)
+    if request.method == "POST":
+        services.entry_delete(entry=entry)
+        if request.htmx:
+            return HttpResponse("")  # the row is swapped out
+        messages.success(request, _("« %(name)s » supprimé du compendium.") % {"name": entry})
+        return redirect(reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}")
+    return render(
+        request,
+        "campaigns/confirm_delete.html",
+        {
+            "campaign": campaign,
+            "is_storyteller": True,
+            "object": entry,
+            "what": section.label,
+            "cancel_url": reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}",
+        },
+    )
