@@ -3,6 +3,7 @@ personal morale caps and speeds, from plain frozen inputs."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from math import ceil
 
@@ -76,14 +77,17 @@ class Premices:
         raise_if(premice_violations(self))
 
 
-def premice_violations(premices: Premices) -> list[RuleViolation]:
+def premice_violations(premices: Premices | Mapping[str, int]) -> list[RuleViolation]:
     """Return why these prémices are not allowed (each ≥ 1, sum 45), in French."""
+    values = premices if isinstance(premices, Mapping) else asdict(premices)
     found = [
-        RuleViolation(gauge, f"La prémice de {ref.LABELS[gauge]} doit valoir au moins 1.")
+        RuleViolation(
+            f"premices.{gauge}", f"La prémice de {ref.LABELS[gauge]} doit valoir au moins 1."
+        )
         for gauge in ref.GAUGES
-        if getattr(premices, gauge) < 1
+        if values[gauge] < 1
     ]
-    total = premices.vitality + premices.energy + premices.confidence
+    total = sum(values[gauge] for gauge in ref.GAUGES)
     if total != ref.PREMICE_TOTAL:
         found.append(
             RuleViolation(

@@ -1,0 +1,197 @@
+"""Character creation (§9): the budget calculator and validator, with French errors per field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+
+from rules import reference as ref
+from rules.errors import RuleViolation
+from rules.sheet import premice_violations
+
+_START = ref.CHARACTERISTIC_START
+CHARACTERISTIC_MINIMUM = 1  # Reading (§1): a species malus may lower a characteristic to 1.
+TIER_AVERAGE_CHARACTERISTIC = {"heritage": 3, "hero": 5}  # Reading (§9): tiers, for display
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A sheet being created. Costs of assets and flaws come from the campaign's compendium;
+    species bonuses (or negative maluses) and favourite bonuses are plain dicts."""
+
+    characteristics: Mapping[str, int] = field(default_factory=dict)
+    origin: int = _START
+    combativeness: int = ref.COMBATIVENESS_START
+    premices: Mapping[str, int] = field(
+        default_factory=lambda: {"vitality": 15, "energy": 15, "confidence": 15}
+    )
+    skills: Mapping[str, int] = field(default_factory=dict)
+    languages: Mapping[str, int] = field(default_factory=dict)
+    expertises: tuple[str, ...] = ()
+    founding_classes: tuple[str, ...] = ()
+    founding_abilities: tuple[str, ...] = ()
+    species_abilities: tuple[str, ...] = ()  # acquired, not innate
+    assets: Mapping[str, int] = field(default_factory=dict)  # name → cost
+    flaws: Mapping[str, int] = field(default_factory=dict)  # name → points refunded
+    species_bonuses: Mapping[str, int] = field(default_factory=dict)
+    favourite_bonuses: Mapping[str, int] = field(default_factory=dict)
+    budget: int = ref.CREATION_BUDGET
+
+
+@dataclass(frozen=True)
+class CostLine:
+    field: str
+    label: str
+    points: int
+
+
+@dataclass(frozen=True)
+class CreationReport:
+    """Points per line, total, remaining budget, and every French error tied to its field."""
+
+    lines: tuple[CostLine, ...]
+    total: int
+    budget: int
+    errors: tuple[RuleViolation, ...]
+
+    @property
+    def remaining(self) -> int:
+        return self.budget - self.total
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def to_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["remaining"] = self.remaining
+        data["valid"] = self.valid
+        return data
+
+
+def characteristic_maximum(favourite_bonus: int) -> int:
+    """§1: a main characteristic may not exceed 8 + the species' favourite bonus for it."""
+    return ref.CHARACTERISTIC_BASE_MAX + max(favourite_bonus, 0)
+
+
+def _characteristic_lines(draft: Draft, errors: list[RuleViolation]) -> list[CostLine]:
+    lines = []
+    cost = ref.CREATION_COSTS["characteristic"]
+    for name in (*ref.CHARACTERISTICS, "origin"):
+        label = ref.LABELS[name]
+        value = draft.origin if name == "origin" else draft.characteristics.get(name, _START)
+        start = _START + draft.species_bonuses.get(name, 0)
+        bonus = draft.favourite_bonuses.get(name, 0)
+        highest = characteristic_maximum(bonus) if name != "origin" else ref.CHARACTERISTIC_BASE_MAX
+        if value > highest:
+            detail = f" (8 + {bonus} de bonus d'espèce)" if bonus > 0 and name != "origin" else ""
+            errors.append(RuleViolation(name, f"{label} ne peut dépasser {highest}{detail}."))
+        if value < CHARACTERISTIC_MINIMUM:
+            errors.append(RuleViolation(name, f"{label} ne peut pas descendre sous 1."))
+        elif value < start:
+            errors.append(
+                RuleViolation(
+                    name,
+                    f"{label} ne peut pas descendre sous sa valeur de départ ({start}) : "
+                    "les points de création ne se récupèrent pas ainsi.",
+                )
+            )
+        bought = max(value - start, 0)
+        if bought:
+            lines.append(CostLine(name, f"{label} +{bought}", bought * cost))
+    return lines
+
+
+def _leveled_lines(
+    entries: Mapping[str, int], kind: str, errors: list[RuleViolation]
+) -> list[CostLine]:
+    lines = []
+    cost = ref.CREATION_COSTS[kind]
+    for key, level in entries.items():
+        if kind == "skill":
+            known = ref.SKILLS_BY_KEY.get(key)
+            label = known.label if known else key
+            noun = "La compétence"
+        else:
+            known = ref.LANGUAGES_BY_KEY.get(key)
+            label = known.label if known else key
+            noun = "La langue"
+        fname = f"{kind}s.{key}"
+        if known is None:
+            errors.append(RuleViolation(fname, f"{noun} « {key} » n'existe pas."))
+            continue
+        if not ref.SKILL_MIN <= level <= ref.SKILL_MAX:
+            errors.append(
+                RuleViolation(fname, f"{noun} {label} doit avoir un niveau entre 0 et 10.")
+            )
+            continue
+        if level:
+            lines.append(CostLine(fname, f"{label} {level}", level * cost))
+    return lines
+
+
+def evaluate(draft: Draft) -> CreationReport:
+    """Return the cost of every line of `draft`, the total against its budget, and every broken
+    creation rule as a French sentence tied to a field (never an exception)."""
+    errors: list[RuleViolation] = []
+    lines = _characteristic_lines(draft, errors)
+    lines += _leveled_lines(draft.skills, "skill", errors)
+    lines += _leveled_lines(draft.languages, "language", errors)
+    primordial = draft.languages.get(ref.PRIMORDIAL, 0)
+    true_primordial = draft.languages.get(ref.TRUE_PRIMORDIAL, 0)
+    if true_primordial > primordial:
+        errors.append(
+            RuleViolation(
+                f"languages.{ref.TRUE_PRIMORDIAL}",
+                f"Le Vrai Primordial ({true_primordial}) ne peut dépasser le niveau de "
+                f"Primordial ({primordial}).",
+            )
+        )
+    if draft.expertises:
+        n = len(draft.expertises)
+        lines.append(
+            CostLine("expertises", f"{n} expertise(s)", n * ref.CREATION_COSTS["expertise"])
+        )
+    combat = draft.combativeness
+    if not ref.COMBATIVENESS_START <= combat <= ref.COMBATIVENESS_MAX:
+        errors.append(
+            RuleViolation("combativeness", "La Combativité doit être comprise entre 1 et 5.")
+        )
+    elif combat > ref.COMBATIVENESS_START:
+        bought = combat - ref.COMBATIVENESS_START
+        lines.append(
+            CostLine(
+                "combativeness",
+                f"Combativité +{bought}",
+                bought * ref.CREATION_COSTS["combativeness"],
+            )
+        )
+    for fname, items, kind, label in (
+        ("founding_classes", draft.founding_classes, "founding_class", "Classe fondatrice"),
+        ("founding_abilities", draft.founding_abilities, "founding_ability", "Aptitude fondatrice"),
+        ("species_abilities", draft.species_abilities, "species_ability", "Aptitude d'espèce"),
+    ):
+        lines += [CostLine(fname, f"{label} : {item}", ref.CREATION_COSTS[kind]) for item in items]
+    for name, cost in draft.assets.items():
+        lines.append(CostLine("assets", f"Atout : {name}", cost))
+    for name, refund in draft.flaws.items():
+        lines.append(CostLine("flaws", f"Handicap : {name}", -refund))
+    errors += _premice_errors(draft.premices)
+    total = sum(line.points for line in lines)
+    if total > draft.budget:
+        errors.append(
+            RuleViolation(
+                "budget",
+                f"Le budget de création est dépassé de {total - draft.budget} point(s) "
+                f"({total} dépensés sur {draft.budget}).",
+            )
+        )
+    return CreationReport(tuple(lines), total, draft.budget, tuple(errors))
+
+
+def _premice_errors(premices: Mapping[str, int]) -> list[RuleViolation]:
+    if set(premices) != set(ref.GAUGES):
+        return [
+            RuleViolation("premices", "Il faut trois prémices : Vitalité, Énergie et Confiance.")
+        ]
+    return premice_violations(premices)

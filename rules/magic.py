@@ -1,0 +1,81 @@
+"""Magic (§15): healing spell difficulty and complexity, incantation options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules import reference as ref
+from rules.errors import RuleError, RuleViolation, raise_if
+from rules.gauges import Gauge
+
+
+def healing_difficulty(gauge: Gauge) -> int:
+    """The difficulty of a healing spell is the number of wounds to heal (§15)."""
+    return gauge.wounds
+
+
+def healing_complexity(gauge: Gauge, *, resilience_points: int) -> int:
+    """Return a healing spell's complexity (§15): 1 without scars, 2 with one, then 3..7 as scars
+    reach 1/10, 1/5, 1/4, 1/2, 3/4 of the maximum; +1 each if the gauge is at 0, Résilience is at
+    0, or the gauge is in péril."""
+    if gauge.scars <= 0:
+        base = ref.HEALING_NO_SCAR
+    else:
+        share = Fraction(gauge.scars, gauge.maximum) if gauge.maximum else Fraction(1)
+        base = next(
+            (t.complexity for t in ref.HEALING_THRESHOLDS if share >= t.fraction),
+            ref.HEALING_ANY_SCAR,
+        )
+    return base + int(gauge.current == 0) + int(resilience_points == 0) + int(gauge.peril)
+
+
+@dataclass(frozen=True)
+class Incantation:
+    """What the Combativité spent on an incantation gives (§15)."""
+
+    boon_dice: int  # focus: one more die, keep the best, stackable
+    extra_points: int  # gestures, words, components, overcharge
+    combativeness_spent: int
+    cost_multiplier: int  # 2 when overcharged
+
+
+def incantation(
+    spell_points: int,
+    *,
+    focus: int = 0,
+    gestures: int = 0,
+    words: int = 0,
+    components: int = 0,
+    overcharge: bool = False,
+) -> Incantation:
+    """Return the effect of an incantation's options. Gestures, words and components each give at
+    most the spell's points, once (the caller lowers them when hindered, silent or for a cheap
+    component); overcharge doubles the cost for the spell's points once."""
+    found = []
+    for name, value, label in (
+        ("gestures", gestures, "Les gestes"),
+        ("words", words, "Les paroles"),
+        ("components", components, "Les composantes"),
+    ):
+        if not 0 <= value <= spell_points:
+            found.append(
+                RuleViolation(name, f"{label} apportent entre 0 et {spell_points} points de sort.")
+            )
+    if focus < 0:
+        found.append(RuleViolation("focus", "La concentration ne peut pas être négative."))
+    raise_if(found)
+    once = [gestures > 0, words > 0, components > 0, overcharge]
+    return Incantation(
+        boon_dice=focus,
+        extra_points=gestures + words + components + (spell_points if overcharge else 0),
+        combativeness_spent=focus + sum(once),
+        cost_multiplier=2 if overcharge else 1,
+    )
+
+
+def area_checks(targets: int) -> int:
+    """An area spell needs one check per character or group affected (§15)."""
+    if targets < 0:
+        raise RuleError.single("targets", "Le nombre de cibles ne peut pas être négatif.")
+    return targets

@@ -1,0 +1,35 @@
+"""`rules/` imports nothing outside the standard library: no Django, no project app."""
+
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_rules_modules_import_neither_django_nor_the_apps():
+    names = [m.name for m in pkgutil.iter_modules(rules.__path__) if m.name != "__main__"]
+    assert {"check", "odds", "morale", "creation", "experience", "ellipse"} <= set(names)
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module('rules.' + name)\n"
+        "banned = [m for m in sys.modules\n"
+        "          if m.split('.')[0] in {'django', 'campaigns', 'characters', 'altherion',\n"
+        "                                 'rest_framework', 'icepool', 'numpy'}]\n"
+        "print(','.join(banned))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == ""
+    stdlib = sys.stdlib_module_names
+    for path in Path(rules.__file__).parent.glob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            words = line.split()
+            if words[:1] in (["import"], ["from"]) and len(words) > 1:
+                top = words[1].split(".")[0]
+                assert top in stdlib or top in {"rules", "__future__"}, (path.name, line)
