@@ -9,6 +9,7 @@ constant modifiers are added last. Chains are truncated only where the neglected
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, repeat
@@ -145,6 +146,7 @@ def _one_chain(weight: float, budget: float) -> tuple[tuple[float, ...], float]:
     return tuple(out), neglected
 
 
+@cache
 def kept_die_distribution(n: int, keep_highest: bool) -> tuple[float, ...]:
     """Return P(kept die = k) for k = 1..10 (index k−1) when rolling n d10."""
     if keep_highest:
@@ -216,7 +218,14 @@ def _pool_total(
 
 def clear_caches() -> None:
     """Forget every cached piece, so the next call computes from scratch (the bench uses this)."""
-    for cached in (_sum_of_nines, _chains_on_pool, _one_chain, _die_result, _pool_total):
+    for cached in (
+        _sum_of_nines,
+        _chains_on_pool,
+        _one_chain,
+        _die_result,
+        _pool_total,
+        kept_die_distribution,
+    ):
         cached.cache_clear()
 
 
@@ -246,3 +255,37 @@ def check_odds(check: Check) -> Odds:
         probabilities=probs,
         neglected_mass=neglected,
     )
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """P(success) of one skill for complexity 0, 1, … at one difficulty."""
+
+    skill: str
+    level: int
+    expertise: bool
+    success: tuple[float, ...]
+
+
+def odds_table(
+    skills: Iterable[tuple[str, int, bool]],
+    *,
+    characteristic: int,
+    difficulty: int,
+    complexities: Iterable[int] = range(11),
+    agony: int = 0,
+) -> list[TableRow]:
+    """Return a sheet's odds table: for each (skill, level, expert), P(success) at every
+    complexity. Pools are shared between rows, so a whole sheet costs a few distinct pools."""
+    complexities = tuple(complexities)
+    target = difficulty + agony
+    rows = []
+    for key, level, expert in skills:
+        row = []
+        for complexity in complexities:
+            a = level - complexity
+            lowest, probs, _, _ = _pool_total(abs(a) + 1, a >= 0, False, expert)
+            first = max(target - characteristic - lowest, 0)
+            row.append(sum(probs[first:]))
+        rows.append(TableRow(key, level, expert, tuple(row)))
+    return rows
