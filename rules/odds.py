@@ -62,11 +62,11 @@ class Odds:
 
 def _convolve_uniform(probs: tuple[float, ...] | list[float], faces: int) -> tuple[float, ...]:
     """Return probs convolved with a fair die of `faces` faces (offset +1), via prefix sums."""
-    cum = [0.0] * faces
-    cum.extend(accumulate(probs))
-    cum.extend(repeat(cum[-1], faces - 1))
     share = 1 / faces
-    return tuple(map(share.__mul__, map(sub, cum[faces:], cum[:-faces])))
+    cum = [0.0] * faces
+    cum.extend(accumulate(map(share.__mul__, probs)))
+    cum.extend(repeat(cum[-1], faces - 1))
+    return tuple(map(sub, cum[faces:], cum))
 
 
 @cache
@@ -103,21 +103,25 @@ def _add_chain_sums(out: list[float], weight: float, m: int, budget: float) -> f
         return _add_one_chain(out, weight, budget)
     nines = _sum_of_nines(m)
     width = len(nines)
-    p = (1 - P_TEN) ** m
+    scales = []
+    p = weight * (1 - P_TEN) ** m
     g = 0
     while True:
-        offset = 10 * g + m
-        end = offset + width
-        if len(out) < end:
-            out.extend(repeat(0.0, end - len(out)))
-        out[offset:end] = map(add, out[offset:end], map((weight * p).__mul__, nines))
-        ratio = P_TEN * (g + m) / (g + 1)  # p_{g+1} / p_g
-        p *= ratio
+        scales.append(p)
+        p *= P_TEN * (g + m) / (g + 1)  # p_{g+1} / p_g
         g += 1
-        next_ratio = P_TEN * (g + m) / (g + 1)
-        tail = p / (1 - next_ratio)
-        if weight * tail < budget:
-            return weight * tail
+        tail = p / (1 - P_TEN * (g + m) / (g + 1))
+        if tail < budget:
+            break
+    end = 10 * (len(scales) - 1) + m + width
+    if len(out) < end:
+        out.extend(repeat(0.0, end - len(out)))
+    for g, scale in enumerate(scales):
+        offset = 10 * g + m
+        out[offset : offset + width] = map(
+            add, out[offset : offset + width], map(scale.__mul__, nines)
+        )
+    return tail
 
 
 @cache
