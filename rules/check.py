@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rules.errors import RuleViolation, raise_if
+from rules.errors import RuleError, RuleViolation, raise_if
 
 DIE_FACES = 10
 EXPLODING_FACE = 10  # §5: explosions stay on natural 10s …
@@ -41,6 +41,16 @@ def combined_skill(*levels: int) -> int:
     if not levels:
         return 0
     return min(levels)
+
+
+def hope_substitute(kind: str, might: int, harmony: int) -> int:
+    """Return the value a hope point puts in place of a characteristic (§5): Puissance for a main
+    characteristic, Harmonie for a secondary one (a column or row score)."""
+    if kind == "main":
+        return might
+    if kind == "secondary":
+        return harmony
+    raise RuleError.single("kind", "La caractéristique remplacée est principale ou secondaire.")
 
 
 @dataclass(frozen=True)

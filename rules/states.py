@@ -243,3 +243,12 @@ def nonlethal_against_agony(resilience_points: int, critical_success: bool) -> i
 def gain_capped(points: int, maximum: int, gained: int = 1) -> int:
     """Fortune and Fatalité are capped at 5 (§14)."""
     return min(points + gained, maximum)
+
+
+def fortune_for_all(fortunes: Mapping[str, int], fate: int) -> tuple[dict[str, int], int]:
+    """Despair option (§5): every character gains 1 Fortune and the Conteur 1 Fatalité, each capped
+    at 5 (§14); return (new fortunes, new fate)."""
+    return (
+        {key: gain_capped(points, ref.FORTUNE_MAX) for key, points in fortunes.items()},
+        gain_capped(fate, ref.FATE_MAX),
+    )

@@ -146,3 +146,12 @@ def test_invalid_check_lists_french_errors():
     fields = {v.field for v in caught.value.violations}
     assert fields == {"boon", "critical_failure_faces"}
     assert all(v.message.endswith(".") for v in caught.value.violations)
+
+
+def test_hope_substitutes_might_for_main_and_harmony_for_secondary():
+    from rules.check import hope_substitute
+
+    assert hope_substitute("main", might=10, harmony=6) == 10
+    assert hope_substitute("secondary", might=10, harmony=6) == 6
+    with pytest.raises(RuleError):
+        hope_substitute("origin", might=10, harmony=6)

@@ -68,3 +68,23 @@ def test_incantation_options():
     assert (spell.combativeness_spent, spell.cost_multiplier) == (2 + 3, 2)
     with pytest.raises(RuleError):
         incantation(3, gestures=4)
+
+
+def test_duel_only_the_attackers_criticals_count():
+    from rules.check import Check, roll_check
+    from rules.combat import duel_aggravations, riposte_possible
+
+    class Faces:
+        def __init__(self, *faces):
+            self.faces = list(faces)
+
+        def randint(self, a, b):
+            return self.faces.pop(0)
+
+    crit = roll_check(Check(), Faces(10, 4))
+    fumble = roll_check(Check(), Faces(1, 4))
+    plain = roll_check(Check(), Faces(6))
+    assert duel_aggravations(crit) == {"attacker": 0, "defender": 1}
+    assert duel_aggravations(fumble) == {"attacker": 1, "defender": 0}
+    assert duel_aggravations(plain) == {"attacker": 0, "defender": 0}
+    assert riposte_possible(crit) and not riposte_possible(plain)

@@ -33,3 +33,20 @@ def test_rules_modules_import_neither_django_nor_the_apps():
             if words[:1] in (["import"], ["from"]) and len(words) > 1:
                 top = words[1].split(".")[0]
                 assert top in stdlib or top in {"rules", "__future__"}, (path.name, line)
+
+
+def test_every_reading_points_at_one_named_place():
+    import importlib
+    import inspect
+
+    from rules.readings import READINGS
+
+    for section, _, target in READINGS:
+        module_name, _, attribute = target.rpartition(".")
+        module = importlib.import_module(module_name)
+        assert hasattr(module, attribute), target
+        obj = getattr(module, attribute)
+        if callable(obj) and not isinstance(obj, type):
+            doc = inspect.getdoc(obj) or ""
+            source = inspect.getsource(obj)
+            assert section in doc or "Reading" in doc or "Reading" in source, target

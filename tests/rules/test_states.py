@@ -141,3 +141,11 @@ class _Faces:
 
     def randint(self, a, b):
         return self.faces.pop(0)
+
+
+def test_despair_fortune_for_all_capped_at_five():
+    from rules.states import fortune_for_all
+
+    fortunes, fate = fortune_for_all({"ana": 4, "bo": 5}, fate=2)
+    assert fortunes == {"ana": 5, "bo": 5} and fate == 3
+    assert fortune_for_all({}, fate=5)[1] == 5

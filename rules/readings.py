@@ -1,0 +1,51 @@
+"""Index of RULES.md's readings: where each product decision lives, one named place each.
+
+Change a reading in the place named here; this index only points at it (a test checks that every
+target exists and documents its reading).
+"""
+
+from __future__ import annotations
+
+READINGS: tuple[tuple[str, str, str], ...] = (
+    ("§1", "Grid placement follows the source's order", "rules.reference.COLUMNS"),
+    ("§1", "Minimum characteristic 1 (species malus)", "rules.creation.CHARACTERISTIC_MINIMUM"),
+    ("§1", "Column/row score = floor of the mean", "rules.sheet.score"),
+    ("§2", "Expertise die never explodes nor crits", "rules.odds._add_expertise_die"),
+    ("§2", "Languages: union of both lists with aliases", "rules.reference.LANGUAGES"),
+    ("§2", "Languages bought like a skill (+1 = 2)", "rules.reference.CREATION_COSTS"),
+    ("§3", "Gauge maximum = prémice × Exaltation + bonus/3", "rules.sheet.gauge_maximum"),
+    ("§3", "Ephemeral points absorbed first; wounds; péril", "rules.gauges.take_damage"),
+    ("§4", "Bad sleep/food one rank harder, day of rest easier", "rules.rest.rest_rank"),
+    ("§4", "Full rest = Normale or easier", "rules.rest.is_full_rest"),
+    ("§4", "Restoration up to max − scars, then harder", "rules.rest.rest_gauge"),
+    ("§5", "Each boon/bane die is one pool step", "rules.check.pool_advantage"),
+    ("§5", "All 1s keep-high / all 10s keep-low chains", "rules.check.chain_starters"),
+    ("§5", "Total, target, criticals, hope/despair options", "rules.check.classify"),
+    ("§5", "Initiative check", "rules.combat.initiative_check"),
+    ("§6", "Personal caps: Exaltation / 2 rounded up", "rules.sheet.personal_point_cap"),
+    ("§7", "Zone condition", "rules.check.is_zone"),
+    ("§7", "Négation hook does nothing", "rules.states.negation_malus"),
+    (
+        "§8",
+        "Épuisement removal: full rest of N days, no wounds",
+        "rules.states.exhaustion_recovered",
+    ),
+    ("§8", "Aggravation back to 0 after a full rest", "rules.states.after_full_rest"),
+    ("§8", "Péril check against scars", "rules.states.peril_check"),
+    ("§10", "Award formula", "rules.experience.award"),
+    (
+        "§10",
+        "Hope / on-receipt spending takes no training time",
+        "rules.experience.needs_training_time",
+    ),
+    ("§10", "Learning also allowed in longer ellipses", "rules.ellipse.allowed_actions"),
+    ("§11", "Ellipse lengths in days", "rules.ellipse.classify"),
+    (
+        "§11",
+        "X = weeks // 2, X − 1 ≥ 0; thresholds are Fragilité",
+        "rules.ellipse.threshold_reductions",
+    ),
+    ("§11", "Combativité/aptitudes end with the ellipse", "rules.ellipse.training_days"),
+    ("§11", "One training at a time, queue order", "rules.ellipse.advance"),
+    ("§13", "Grapples with Force or Agilité", "rules.combat.GRAPPLE_CHARACTERISTICS"),
+)
