@@ -1,7 +1,186 @@
-"""DRF's errors as JSON with a French message (placeholder until the API lands)."""
+"""Every API error as JSON with a French sentence: `{"detail": "...", "errors": {field: [...]}}`.
 
-from rest_framework.views import exception_handler as drf_exception_handler
+`exception_handler` is DRF's EXCEPTION_HANDLER. It also takes the errors the rest of the code
+raises — Django's ValidationError from services, Http404 and PermissionDenied from the campaign
+policy — so views call services and the policy without translating their errors themselves.
+`ApiSchema` documents that shape on every operation of the views that use it.
+"""
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import set_rollback
+
+NON_FIELD = "non_field_errors"
+# The scheme a client should use; sessions need no announcement (the browser has the cookie).
+AUTHENTICATE_HEADER = "Token"
 
 
 def exception_handler(exc, context):
-    return drf_exception_handler(exc, context)
+    """The JSON response for `exc`, or None for an unexpected error (a 500, logged by Django)."""
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, Http404):
+        # Django's own 404 messages are English and may name a model: say only that.
+        exc = exceptions.NotFound(_("Introuvable."))
+    elif isinstance(exc, DjangoPermissionDenied):
+        message = str(exc.args[0]) if exc.args else _("Vous n'avez pas le droit de faire cela.")
+        exc = exceptions.PermissionDenied(message)
+    if not isinstance(exc, exceptions.APIException):
+        return None
+
+    headers = {}
+    status = exc.status_code
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        # DRF answers 403 when the first authentication class (sessions) has no challenge to
+        # offer; an anonymous client is unauthenticated, so it gets 401 and the Token scheme.
+        status = 401
+        headers["WWW-Authenticate"] = AUTHENTICATE_HEADER
+    if getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(exc.wait))
+
+    errors = _field_errors(exc.detail) if isinstance(exc, exceptions.ValidationError) else {}
+    body = {"detail": _detail(exc, errors), "errors": errors}
+    set_rollback()
+    return Response(body, status=status, headers=headers)
+
+
+def _detail(exc, errors: dict[str, list[str]]) -> str:
+    """One French sentence saying what went wrong."""
+    if isinstance(exc, exceptions.ValidationError):
+        messages = [(field, message) for field, items in errors.items() for message in items]
+        if len(messages) == 1:
+            field, message = messages[0]
+            if field == NON_FIELD:
+                return message
+            return _("Champ « %(field)s » : %(message)s") % {"field": field, "message": message}
+        if list(errors) == [NON_FIELD]:
+            return errors[NON_FIELD][0]
+        return _("Certaines données sont invalides : voyez le détail par champ.")
+    if isinstance(exc, exceptions.NotAuthenticated):
+        return _("Authentification requise.")
+    if isinstance(exc, exceptions.AuthenticationFailed):
+        return _("Authentification refusée : %(reason)s") % {"reason": _text(exc.detail)}
+    if isinstance(exc, exceptions.NotFound):
+        text = _text(exc.detail)
+        return _("Introuvable.") if text in ("Not found.", _("Not found.")) else text
+    if isinstance(exc, exceptions.PermissionDenied):
+        text = _text(exc.detail)
+        if text.startswith("CSRF Failed"):
+            return _("Jeton CSRF manquant ou invalide : rechargez la page et réessayez.")
+        if text == exceptions.PermissionDenied.default_detail:
+            return _("Vous n'avez pas le droit de faire cela.")
+        return text
+    if isinstance(exc, exceptions.ParseError):
+        return _("Corps de requête illisible : envoyez un objet JSON valide.")
+    if isinstance(exc, exceptions.Throttled):
+        if exc.wait:
+            seconds = int(exc.wait)
+            return ngettext(
+                "Trop de requêtes : réessayez dans %(seconds)d seconde.",
+                "Trop de requêtes : réessayez dans %(seconds)d secondes.",
+                seconds,
+            ) % {"seconds": seconds}
+        return _("Trop de requêtes : réessayez plus tard.")
+    return _text(exc.detail)
+
+
+def _text(detail) -> str:
+    if isinstance(detail, dict):
+        detail = next(iter(detail.values()), "")
+    if isinstance(detail, list):
+        detail = detail[0] if detail else ""
+    return str(detail)
+
+
+def _field_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten DRF's nested error detail into {"field": [...], "species.0": [...]} lists."""
+    if isinstance(detail, dict):
+        result: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            if key in (NON_FIELD, "__all__"):
+                name = prefix or NON_FIELD
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
+            for field, messages in _field_errors(value, name).items():
+                result.setdefault(field, []).extend(messages)
+        return result
+    if isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            return {prefix or NON_FIELD: [str(item) for item in detail]}
+        result = {}
+        for index, item in enumerate(detail):
+            sub = f"{prefix}.{index}" if prefix else str(index)
+            for field, messages in _field_errors(item, sub).items():
+                result.setdefault(field, []).extend(messages)
+        return result
+    return {prefix or NON_FIELD: [str(detail)]}
+
+
+# --- documentation ---------------------------------------------------------------------------
+
+
+class ApiErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="Ce qui ne va pas, en une phrase.")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Les messages par champ (`non_field_errors` pour la requête entière).",
+    )
+
+
+ERROR_DESCRIPTIONS = {
+    "400": "Requête invalide : le détail par champ est dans `errors`.",
+    "401": "Authentification requise (session ou en-tête `Authorization: Token …`).",
+    "403": "Action réservée au Conteur de la campagne (ou jeton CSRF manquant).",
+    "404": "Introuvable, ou hors des campagnes dont vous êtes membre.",
+}
+
+
+class ApiSchema(AutoSchema):
+    """The schema of a view with `input_serializer_class` and `output_serializer_class`.
+
+    Requests are documented with the input serializer and responses with the output one; every
+    operation also lists the error responses this API can give, in the handler's shape.
+    """
+
+    def get_request_serializer(self):
+        serializer = getattr(self.view, "input_serializer_class", None)
+        if self.method in ("POST", "PUT", "PATCH") and serializer is not None:
+            return serializer
+        return None
+
+    def get_response_serializers(self):
+        return getattr(self.view, "output_serializer_class", None)
+
+    def _resolve_path_parameters(self, variables):
+        # Django's <int:…> converter only matches digits: say so, or a client may send -1
+        # and meet the HTML 404 of a URL that does not exist.
+        parameters = super()._resolve_path_parameters(variables)
+        for parameter in parameters:
+            if parameter["schema"].get("type") == "integer":
+                parameter["schema"]["minimum"] = 0
+                parameter["schema"]["maximum"] = 2**63 - 1
+        return parameters
+
+    def get_tags(self) -> list[str]:
+        tag = getattr(self.view, "api_tag", None)
+        return [tag] if tag else super().get_tags()
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        codes = ["401", "404"]
+        if self.method != "GET" or getattr(self.view, "storyteller_reads", False):
+            codes.append("403")
+        if self.get_request_serializer() is not None or getattr(self.view, "filterset_class", None):
+            codes.append("400")
+        for code in sorted(codes):
+            if code not in responses:
+                responses[code] = self._get_response_for_code(ApiErrorSerializer, code)
+                responses[code]["description"] = ERROR_DESCRIPTIONS[code]
+        return responses

@@ -1,0 +1,454 @@
+"""The campaign REST API: small views per resource, nested under the campaign they belong to.
+
+Every view inside a campaign enters it through `campaigns.policy` before anything else: 404 for a
+non-member, 403 for a player attempting a Conteur's action. Objects are looked up inside the
+campaign (another campaign's ids are 404), writes go through `campaigns.services`, and errors
+become JSON in `altherion.api_errors`. Input and output serializers are kept apart; `ApiSchema`
+documents each with the error responses.
+"""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from altherion.api_errors import ApiSchema
+from campaigns import api_filters, selectors, services
+from campaigns import serializers as s
+from campaigns.models import (
+    Ability,
+    Arc,
+    Asset,
+    Branch,
+    Campaign,
+    CharacterClass,
+    Flaw,
+    Invitation,
+    Membership,
+    PlaySession,
+    Species,
+)
+from campaigns.policy import campaign_get_for_member, require_storyteller
+
+READ_WRITE_DETAIL = ["get", "patch", "delete", "head", "options"]
+
+
+def _validated(serializer_class, request: Request, *, partial: bool = False, **context) -> dict:
+    serializer = serializer_class(data=request.data, partial=partial, context=context)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _enter_campaign(request: Request, campaign_id: int, *, storyteller_reads: bool) -> Campaign:
+    """The campaign for a member: players read, the Conteur does everything (policy)."""
+    campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
+    if storyteller_reads or request.method not in SAFE_METHODS:
+        require_storyteller(campaign)
+    return campaign
+
+
+# --- campaigns --------------------------------------------------------------------------------
+
+
+def _campaign_row(*, user, campaign: Campaign) -> Membership:
+    return selectors.memberships_for_user(user=user).get(campaign=campaign)
+
+
+class CampaignList(generics.ListCreateAPIView):
+    """Your campaigns (GET), or a new one of which you become the Conteur (POST)."""
+
+    schema = ApiSchema()
+    parser_classes = [JSONParser]
+    api_tag = "Campagnes"
+    queryset = Membership.objects.none()
+    input_serializer_class = s.CampaignIn
+    output_serializer_class = s.CampaignOut
+    serializer_class = s.CampaignOut
+    filterset_class = api_filters.CampaignFilter
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return selectors.memberships_for_user(user=self.request.user)
+
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        data = _validated(s.CampaignIn, request)
+        campaign = services.campaign_create(creator=request.user, **data)
+        row = _campaign_row(user=request.user, campaign=campaign)
+        return Response(s.CampaignOut(row).data, status=201)
+
+
+class CampaignDetail(generics.GenericAPIView):
+    """A campaign (members read it); its settings are changed by the Conteur (PATCH)."""
+
+    schema = ApiSchema()
+    parser_classes = [JSONParser]
+    api_tag = "Campagnes"
+    queryset = Membership.objects.none()
+    input_serializer_class = s.CampaignIn
+    output_serializer_class = s.CampaignOut
+    serializer_class = s.CampaignOut
+    http_method_names = ["get", "patch", "head", "options"]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self.campaign = _enter_campaign(request, kwargs["campaign_id"], storyteller_reads=False)
+
+    def get(self, request: Request, campaign_id: int) -> Response:
+        row = _campaign_row(user=request.user, campaign=self.campaign)
+        return Response(s.CampaignOut(row).data)
+
+    def patch(self, request: Request, campaign_id: int) -> Response:
+        data = _validated(s.CampaignIn, request, partial=True)
+        services.campaign_update(campaign=self.campaign, **data)
+        row = _campaign_row(user=request.user, campaign=self.campaign)
+        return Response(s.CampaignOut(row).data)
+
+
+# --- what every view inside a campaign shares ------------------------------------------------
+
+
+class InCampaignView(generics.GenericAPIView):
+    """A view inside a campaign: it enters the campaign first, then reads `rows()`.
+
+    Members read, unless `storyteller_reads`; only the Conteur writes. Subclasses set `queryset`
+    (an empty one, which tells the schema the model), `rows()` (the campaign's rows, from a
+    selector) and their two serializers.
+    """
+
+    schema = ApiSchema()
+    parser_classes = [JSONParser]
+    storyteller_reads = False
+    input_serializer_class: type[serializers.Serializer] | None = None
+    output_serializer_class: type[serializers.Serializer]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self.campaign = _enter_campaign(
+            request, kwargs["campaign_id"], storyteller_reads=self.storyteller_reads
+        )
+
+    def get_serializer_class(self):
+        return self.output_serializer_class
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return self.rows()
+
+    def rows(self):
+        raise NotImplementedError
+
+    def render(self, row, **kwargs) -> Response:
+        """The row re-read through `rows()` (with what the list shows), as JSON."""
+        return Response(self.output_serializer_class(self.rows().get(pk=row.pk)).data, **kwargs)
+
+
+class CampaignScopedList(InCampaignView, generics.ListCreateAPIView):
+    """List a campaign's rows; create one with `write()` (by default `services.entry_save`)."""
+
+    def write(self, data: dict):
+        return services.entry_save(entry=self.queryset.model(campaign=self.campaign, **data))
+
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        data = _validated(self.input_serializer_class, request, campaign=self.campaign)
+        return self.render(self.write(data), status=201)
+
+
+class CampaignScopedDetail(InCampaignView, generics.RetrieveUpdateDestroyAPIView):
+    """Read (members), change with PATCH and delete (the Conteur) one row of the campaign."""
+
+    http_method_names = READ_WRITE_DETAIL
+
+    def update(self, request: Request, *args, **kwargs) -> Response:
+        entry = self.get_object()
+        data = _validated(
+            self.input_serializer_class, request, partial=True, campaign=self.campaign
+        )
+        for name, value in data.items():
+            setattr(entry, name, value)
+        services.entry_save(entry=entry)
+        return self.render(entry)
+
+    def perform_destroy(self, instance) -> None:
+        services.entry_delete(entry=instance)
+
+
+# --- members ------------------------------------------------------------------------------------
+
+
+class MemberList(InCampaignView, generics.ListAPIView):
+    """The campaign's members, the Conteur first."""
+
+    api_tag = "Membres"
+    queryset = Membership.objects.none()
+    output_serializer_class = s.MembershipOut
+
+    def rows(self):
+        return selectors.members_for_campaign(campaign=self.campaign)
+
+
+class MemberDetail(InCampaignView, generics.RetrieveDestroyAPIView):
+    """A member (GET), or remove a player from the campaign (DELETE, the Conteur)."""
+
+    api_tag = "Membres"
+    queryset = Membership.objects.none()
+    output_serializer_class = s.MembershipOut
+
+    def get_object(self) -> Membership:
+        return selectors.membership_get(campaign=self.campaign, pk=self.kwargs["pk"])
+
+    def perform_destroy(self, instance: Membership) -> None:
+        services.membership_remove(membership=instance)
+
+
+class MemberHandOver(InCampaignView):
+    """Make this member the Conteur; you become a player. Returns the new Conteur."""
+
+    api_tag = "Membres"
+    queryset = Membership.objects.none()
+    output_serializer_class = s.MembershipOut
+    storyteller_reads = True
+
+    def post(self, request: Request, campaign_id: int, pk: int) -> Response:
+        target = selectors.membership_get(campaign=self.campaign, pk=pk)
+        storyteller = services.storyteller_hand_over(campaign=self.campaign, to=target)
+        return self.render(storyteller)
+
+    def rows(self):
+        return Membership.objects.filter(campaign=self.campaign).select_related("user")
+
+
+# --- invitations --------------------------------------------------------------------------------
+
+
+class InvitationList(CampaignScopedList):
+    """The campaign's invitation links (the Conteur), or a new one (POST)."""
+
+    api_tag = "Invitations"
+    storyteller_reads = True
+    queryset = Invitation.objects.none()
+    input_serializer_class = s.InvitationIn
+    output_serializer_class = s.InvitationOut
+    filterset_class = api_filters.InvitationFilter
+
+    def rows(self):
+        return selectors.invitations_for_campaign(campaign=self.campaign).select_related(
+            "created_by"
+        )
+
+    def write(self, data: dict) -> Invitation:
+        return services.invitation_create(campaign=self.campaign, by=self.request.user, **data)
+
+
+class InvitationRevoke(InCampaignView):
+    """Revoke an invitation link: nobody can join with it any more (revoking twice is fine)."""
+
+    api_tag = "Invitations"
+    queryset = Invitation.objects.none()
+    output_serializer_class = s.InvitationOut
+    storyteller_reads = True
+    rows = InvitationList.rows
+
+    def post(self, request: Request, campaign_id: int, pk: int) -> Response:
+        invitation = selectors.invitation_get(campaign=self.campaign, pk=pk)
+        return self.render(services.invitation_revoke(invitation=invitation))
+
+
+class InvitationAccept(generics.GenericAPIView):
+    """Join a campaign as a player with an invitation's token."""
+
+    schema = ApiSchema()
+    parser_classes = [JSONParser]
+    api_tag = "Invitations"
+    queryset = Invitation.objects.none()
+    input_serializer_class = s.InvitationAcceptIn
+    output_serializer_class = s.MembershipOut
+    serializer_class = s.MembershipOut
+
+    @extend_schema(responses={201: s.MembershipOut})
+    def post(self, request: Request) -> Response:
+        data = _validated(s.InvitationAcceptIn, request)
+        # Refusals (expired, revoked, used up, already a member…) are 400 with the reason.
+        membership = services.invitation_accept(token=data["token"], user=request.user)
+        return Response(s.MembershipOut(membership).data, status=201)
+
+
+# --- arcs and play sessions -----------------------------------------------------------------------
+
+
+class ArcList(CampaignScopedList):
+    """The campaign's narrative arcs, open ones first."""
+
+    api_tag = "Arcs"
+    queryset = Arc.objects.none()
+    input_serializer_class = s.ArcIn
+    output_serializer_class = s.ArcOut
+    filterset_class = api_filters.ArcFilter
+
+    def rows(self):
+        return selectors.arcs_for_campaign(campaign=self.campaign)
+
+
+class ArcDetail(CampaignScopedDetail):
+    api_tag = "Arcs"
+    queryset = Arc.objects.none()
+    input_serializer_class = s.ArcIn
+    output_serializer_class = s.ArcOut
+    rows = ArcList.rows
+
+
+class ArcClose(InCampaignView):
+    """Close an open arc (its experience can then be awarded); closing twice changes nothing."""
+
+    api_tag = "Arcs"
+    queryset = Arc.objects.none()
+    output_serializer_class = s.ArcOut
+    storyteller_reads = True
+    rows = ArcList.rows
+    change = staticmethod(services.arc_close)
+
+    def post(self, request: Request, campaign_id: int, pk: int) -> Response:
+        arc = selectors.arc_get(campaign=self.campaign, pk=pk)
+        return self.render(self.change(arc=arc))
+
+
+class ArcReopen(ArcClose):
+    """Reopen a closed arc."""
+
+    change = staticmethod(services.arc_reopen)
+
+
+class PlaySessionList(CampaignScopedList):
+    """The campaign's play sessions, latest first; filter by arc or by dates."""
+
+    api_tag = "Séances"
+    queryset = PlaySession.objects.none()
+    input_serializer_class = s.PlaySessionIn
+    output_serializer_class = s.PlaySessionOut
+    filterset_class = api_filters.PlaySessionFilter
+
+    def rows(self):
+        return selectors.play_sessions_for_campaign(campaign=self.campaign)
+
+
+class PlaySessionDetail(CampaignScopedDetail):
+    api_tag = "Séances"
+    queryset = PlaySession.objects.none()
+    input_serializer_class = s.PlaySessionIn
+    output_serializer_class = s.PlaySessionOut
+    rows = PlaySessionList.rows
+
+
+# --- compendium ----------------------------------------------------------------------------------
+
+
+def _compendium(slug: str):
+    def rows(self):
+        return selectors.compendium_entries(campaign=self.campaign, slug=slug)
+
+    return rows
+
+
+class SpeciesList(CampaignScopedList):
+    api_tag = "Compendium"
+    queryset = Species.objects.none()
+    input_serializer_class = s.SpeciesIn
+    output_serializer_class = s.SpeciesOut
+    filterset_class = api_filters.SpeciesFilter
+    rows = _compendium("species")
+
+
+class SpeciesDetail(CampaignScopedDetail):
+    api_tag = "Compendium"
+    queryset = Species.objects.none()
+    input_serializer_class = s.SpeciesIn
+    output_serializer_class = s.SpeciesOut
+    rows = _compendium("species")
+
+
+class CharacterClassList(CampaignScopedList):
+    api_tag = "Compendium"
+    queryset = CharacterClass.objects.none()
+    input_serializer_class = s.CharacterClassIn
+    output_serializer_class = s.CharacterClassOut
+    filterset_class = api_filters.CharacterClassFilter
+    rows = _compendium("classes")
+
+
+class CharacterClassDetail(CampaignScopedDetail):
+    api_tag = "Compendium"
+    queryset = CharacterClass.objects.none()
+    input_serializer_class = s.CharacterClassIn
+    output_serializer_class = s.CharacterClassOut
+    rows = _compendium("classes")
+
+
+class BranchList(CampaignScopedList):
+    api_tag = "Compendium"
+    queryset = Branch.objects.none()
+    input_serializer_class = s.BranchIn
+    output_serializer_class = s.BranchOut
+    filterset_class = api_filters.BranchFilter
+    rows = _compendium("branches")
+
+
+class BranchDetail(CampaignScopedDetail):
+    api_tag = "Compendium"
+    queryset = Branch.objects.none()
+    input_serializer_class = s.BranchIn
+    output_serializer_class = s.BranchOut
+    rows = _compendium("branches")
+
+
+class AbilityList(CampaignScopedList):
+    api_tag = "Compendium"
+    queryset = Ability.objects.none()
+    input_serializer_class = s.AbilityIn
+    output_serializer_class = s.AbilityOut
+    filterset_class = api_filters.AbilityFilter
+    rows = _compendium("abilities")
+
+
+class AbilityDetail(CampaignScopedDetail):
+    api_tag = "Compendium"
+    queryset = Ability.objects.none()
+    input_serializer_class = s.AbilityIn
+    output_serializer_class = s.AbilityOut
+    rows = _compendium("abilities")
+
+
+class AssetList(CampaignScopedList):
+    api_tag = "Compendium"
+    queryset = Asset.objects.none()
+    input_serializer_class = s.AssetIn
+    output_serializer_class = s.AssetOut
+    filterset_class = api_filters.AssetFilter
+    rows = _compendium("assets")
+
+
+class AssetDetail(CampaignScopedDetail):
+    api_tag = "Compendium"
+    queryset = Asset.objects.none()
+    input_serializer_class = s.AssetIn
+    output_serializer_class = s.AssetOut
+    rows = _compendium("assets")
+
+
+class FlawList(CampaignScopedList):
+    api_tag = "Compendium"
+    queryset = Flaw.objects.none()
+    input_serializer_class = s.FlawIn
+    output_serializer_class = s.FlawOut
+    filterset_class = api_filters.FlawFilter
+    rows = _compendium("flaws")
+
+
+class FlawDetail(CampaignScopedDetail):
+    api_tag = "Compendium"
+    queryset = Flaw.objects.none()
+    input_serializer_class = s.FlawIn
+    output_serializer_class = s.FlawOut
+    rows = _compendium("flaws")
