@@ -5,19 +5,20 @@ Labels are the French UI terms; keys are the English code names of GLOSSARY.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
 # §1 — the 3×3 grid. Reading (§1): placement follows the order in which the source lists them.
-COLUMNS: dict[str, tuple[str, str, str]] = MappingProxyType(
+COLUMNS: Mapping[str, tuple[str, str, str]] = MappingProxyType(
     {
         "body": ("strength", "vigor", "agility"),
         "soul": ("power", "charisma", "perception"),
         "mind": ("intellect", "will", "wisdom"),
     }
 )
-ROWS: dict[str, tuple[str, str, str]] = MappingProxyType(
+ROWS: Mapping[str, tuple[str, str, str]] = MappingProxyType(
     {
         "impact": ("strength", "power", "intellect"),
         "resilience": ("vigor", "charisma", "will"),
@@ -35,7 +36,7 @@ CHARACTERISTICS: tuple[str, ...] = (
     "will",
     "wisdom",
 )
-LABELS: dict[str, str] = MappingProxyType(
+LABELS: Mapping[str, str] = MappingProxyType(
     {
         "strength": "Force",
         "vigor": "Vigueur",
@@ -63,7 +64,7 @@ LABELS: dict[str, str] = MappingProxyType(
     }
 )
 # §3 — each gauge belongs to a column.
-GAUGE_COLUMNS: dict[str, str] = MappingProxyType(
+GAUGE_COLUMNS: Mapping[str, str] = MappingProxyType(
     {"vitality": "body", "energy": "soul", "confidence": "mind"}
 )
 GAUGES: tuple[str, ...] = ("vitality", "energy", "confidence")
@@ -143,7 +144,7 @@ SKILLS: tuple[Skill, ...] = (
         ],
     )
 )
-SKILLS_BY_KEY: dict[str, Skill] = MappingProxyType({s.key: s for s in SKILLS})
+SKILLS_BY_KEY: Mapping[str, Skill] = MappingProxyType({s.key: s for s in SKILLS})
 
 
 def skills_in(category: str) -> tuple[Skill, ...]:
@@ -187,7 +188,7 @@ LANGUAGES: tuple[Language, ...] = (
         ),
     ),
 )
-LANGUAGES_BY_KEY: dict[str, Language] = MappingProxyType({lang.key: lang for lang in LANGUAGES})
+LANGUAGES_BY_KEY: Mapping[str, Language] = MappingProxyType({lang.key: lang for lang in LANGUAGES})
 TRUE_PRIMORDIAL, PRIMORDIAL = "vrai_primordial", "primordial"
 
 
@@ -201,7 +202,7 @@ def language_by_name(name: str) -> Language | None:
 
 
 # §2 — the source's meaning of each language level.
-LANGUAGE_LEVELS: dict[int, str] = MappingProxyType(
+LANGUAGE_LEVELS: Mapping[int, str] = MappingProxyType(
     {
         0: "Aucune connaissance de la langue.",
         1: "Connaît les formules de base de la langue.",
@@ -276,7 +277,7 @@ def _row(*effects: AggravationEffect, extra_fragility: int = 0) -> tuple[Aggrava
 
 E = AggravationEffect
 # §8 — the Aggravation table, keyed by the victim's Fragilité (0..5).
-AGGRAVATION_TABLE: dict[int, tuple[AggravationEffect, ...]] = MappingProxyType(
+AGGRAVATION_TABLE: Mapping[int, tuple[AggravationEffect, ...]] = MappingProxyType(
     {
         0: _row(
             E(1, 5, "fragilisation", "Fragilisation", "La victime subit 1 de Fragilité.", 1),
@@ -391,7 +392,7 @@ del E
 
 # §11 — training durations in in-game days: alone / with a trainer / educational trainer.
 TRAINER_KINDS: tuple[str, ...] = ("alone", "trainer", "educational")
-TRAINING_DAYS: dict[str, dict[str, int]] = MappingProxyType(
+TRAINING_DAYS: Mapping[str, dict[str, int]] = MappingProxyType(
     {
         "characteristic": {"alone": 30, "trainer": 21, "educational": 14},
         "skill": {"alone": 120, "trainer": 90, "educational": 60},
@@ -403,7 +404,7 @@ TRAINING_DAYS: dict[str, dict[str, int]] = MappingProxyType(
 END_OF_ELLIPSE_TRAININGS: frozenset[str] = frozenset({"combativeness", "ability"})
 
 # §10 — XP costs.
-XP_COSTS: dict[str, int] = MappingProxyType(
+XP_COSTS: Mapping[str, int] = MappingProxyType(
     {
         "characteristic": 5,
         "skill": 10,
@@ -412,22 +413,22 @@ XP_COSTS: dict[str, int] = MappingProxyType(
         "specialty": 5,
     }
 )
-ABILITY_XP_COSTS: dict[str, int] = MappingProxyType(
+ABILITY_XP_COSTS: Mapping[str, int] = MappingProxyType(
     {"founding": 10, "superior": 15, "heroic": 20, "legendary": 30, "supreme": 50}
 )
 
 # §10 — arc length multiplier.
-LENGTH_MULTIPLIERS: dict[str, int] = MappingProxyType(
+LENGTH_MULTIPLIERS: Mapping[str, int] = MappingProxyType(
     {"hours": 1, "days": 2, "weeks": 3, "months": 4, "years": 5}
 )
 # §11 — ellipse XP trainer multiplier.
-TRAINER_MULTIPLIERS: dict[str, int] = MappingProxyType(
+TRAINER_MULTIPLIERS: Mapping[str, int] = MappingProxyType(
     {"free": 1, "superior": 2, "very_good": 3, "expert": 4, "peak": 5}
 )
 
 # §9 — creation costs (points per step).
 CREATION_BUDGET = 75
-CREATION_COSTS: dict[str, int] = MappingProxyType(
+CREATION_COSTS: Mapping[str, int] = MappingProxyType(
     {
         "characteristic": 1,
         "skill": 2,
@@ -470,7 +471,7 @@ class ChecklistItem:
 
 
 # §10 — the Conteur's end-of-arc checklist.
-DANGER_LEVELS: dict[int, str] = MappingProxyType(
+DANGER_LEVELS: Mapping[int, str] = MappingProxyType(
     {
         1: "Très peu dangereux",
         2: "Peu dangereux",
@@ -499,7 +500,7 @@ BOUNTY_ITEMS: tuple[ChecklistItem, ...] = (
     ChecklistItem("roleplay", "RP particulièrement intéressant", 1),
     ChecklistItem("curious", "A été curieux", 1),
 )
-ENDING_BASE: dict[str, int] = MappingProxyType({"none": 0, "chapter": 1, "act": 2})
+ENDING_BASE: Mapping[str, int] = MappingProxyType({"none": 0, "chapter": 1, "act": 2})
 ENDING_ITEMS: tuple[ChecklistItem, ...] = (
     ChecklistItem("main_objectives", "La majorité des objectifs principaux ont été remplis", 1),
     ChecklistItem("hard_to_finish", "Difficile à finir", 1),
@@ -512,14 +513,14 @@ DAYS_PER_WEEK, DAYS_PER_MONTH, DAYS_PER_YEAR = 7, 30, 365
 MEDIUM_ELLIPSE_MIN_DAYS = 14
 MAJOR_ELLIPSE_MIN_DAYS = 90
 ELLIPSE_KINDS: tuple[str, ...] = ("minor", "medium", "major")
-ELLIPSE_ACTIONS: dict[str, tuple[str, ...]] = MappingProxyType(
+ELLIPSE_ACTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "minor": ("learn_other_class_ability", "rest_exhaustion", "train_xp"),
         "medium": ("train_xp", "learn_branch", "lower_thresholds"),
         "major": ("gain_class", "lower_thresholds", "train_xp"),
     }
 )
-ELLIPSE_ACTION_LABELS: dict[str, str] = MappingProxyType(
+ELLIPSE_ACTION_LABELS: Mapping[str, str] = MappingProxyType(
     {
         "learn_other_class_ability": "Apprendre une aptitude d'une classe non possédée (enseignant)",
         "rest_exhaustion": "Se reposer pour effacer l'Épuisement",
