@@ -451,7 +451,6 @@ def session_delete(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpRe
             "campaign": campaign,
             "is_storyteller": True,
             "object": play_session,
-            "what": _("la séance"),
             "cancel_url": reverse("campaigns:session_detail", args=[campaign.pk, play_session.pk]),
         },
     )
@@ -510,7 +509,9 @@ def _section(slug: str) -> Section:
 
 
 def _entry_form(section: Section, campaign, data=None, instance=None):
-    kwargs = {"instance": instance}
+    # Six forms (and edited rows) share one page: their element ids must not collide.
+    key = f"{section.slug}_{instance.pk}" if instance is not None else section.slug
+    kwargs = {"instance": instance, "auto_id": f"id_{key}_%s"}
     if section.scoped:
         kwargs["campaign"] = campaign
     form = section.form_class(data, **kwargs)
@@ -620,7 +621,7 @@ def entry_edit(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) -> H
 @vary_on_headers("HX-Request")
 def entry_delete(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    section = _section(kind)
+    _section(kind)  # 404 for an unknown section
     entry = selectors.compendium_entry_get(campaign=campaign, slug=kind, pk=entry_pk)
     if request.method == "POST":
         services.entry_delete(entry=entry)
@@ -635,7 +636,6 @@ def entry_delete(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) ->
             "campaign": campaign,
             "is_storyteller": True,
             "object": entry,
-            "what": section.label,
             "cancel_url": reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}",
         },
     )
