@@ -475,3 +475,23 @@ def test_pagination_pages_the_list(api_as, campaign, player):
     missing = client.get(path, {"page": 9})
     assert missing.status_code == 404
     assert missing.json()["detail"] == "Page non valide."
+
+
+@pytest.mark.parametrize("arc", [10**30, -1, True, 1.5, "deux", [1]])
+def test_an_impossible_arc_id_is_a_field_error_not_a_crash(api_as, campaign, storyteller, arc):
+    response = send(
+        api_as(storyteller),
+        "POST",
+        url("play-session-list", campaign_id=campaign.pk),
+        {"title": "Séance", "scheduled_at": "2030-01-01T20:00:00Z", "arc": arc},
+    )
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["arc"]
+
+
+def test_huge_ids_in_urls_and_filters_are_not_found_not_a_crash(api_as, campaign, storyteller):
+    client = api_as(storyteller)
+    huge = 10**30
+    assert client.get(url("arc-detail", campaign_id=campaign.pk, pk=huge)).status_code == 404
+    sessions = url("play-session-list", campaign_id=campaign.pk)
+    assert client.get(sessions, {"arc": huge}).status_code == 400

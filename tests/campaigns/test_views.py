@@ -447,3 +447,9 @@ def test_session_list_and_its_empty_state(
     PlaySession.objects.all().delete()
     body = storyteller_client.get(url("session_list", campaign.pk)).content.decode()
     assert "planifiez la première" in body
+
+
+def test_an_id_too_large_for_the_database_is_not_found(campaign, storyteller_client):
+    huge = "9" * 30
+    assert storyteller_client.get(f"/campaigns/{huge}/").status_code == 404
+    assert storyteller_client.get(f"/campaigns/{campaign.pk}/arcs/{huge}/").status_code == 404
