@@ -7,6 +7,7 @@ become JSON in `altherion.api_errors`. Input and output serializers are kept apa
 documents each with the error responses.
 """
 
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.parsers import JSONParser
@@ -33,6 +34,7 @@ from campaigns.models import (
 from campaigns.policy import campaign_get_for_member, require_storyteller
 
 READ_WRITE_DETAIL = ["get", "patch", "delete", "head", "options"]
+ID_MAX = 2**63 - 1
 
 
 def _validated(serializer_class, request: Request, *, partial: bool = False, **context) -> dict:
@@ -41,8 +43,11 @@ def _validated(serializer_class, request: Request, *, partial: bool = False, **c
     return serializer.validated_data
 
 
-def _enter_campaign(request: Request, campaign_id: int, *, storyteller_reads: bool) -> Campaign:
+def _enter_campaign(request: Request, kwargs: dict, *, storyteller_reads: bool) -> Campaign:
     """The campaign for a member: players read, the Conteur does everything (policy)."""
+    if any(value > ID_MAX for value in kwargs.values()):
+        raise Http404  # larger than any row id: the database would refuse the number itself
+    campaign_id = kwargs["campaign_id"]
     campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
     if storyteller_reads or request.method not in SAFE_METHODS:
         require_storyteller(campaign)
@@ -94,7 +99,7 @@ class CampaignDetail(generics.GenericAPIView):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        self.campaign = _enter_campaign(request, kwargs["campaign_id"], storyteller_reads=False)
+        self.campaign = _enter_campaign(request, kwargs, storyteller_reads=False)
 
     def get(self, request: Request, campaign_id: int) -> Response:
         row = _campaign_row(user=request.user, campaign=self.campaign)
@@ -126,9 +131,7 @@ class InCampaignView(generics.GenericAPIView):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        self.campaign = _enter_campaign(
-            request, kwargs["campaign_id"], storyteller_reads=self.storyteller_reads
-        )
+        self.campaign = _enter_campaign(request, kwargs, storyteller_reads=self.storyteller_reads)
 
     def get_serializer_class(self):
         return self.output_serializer_class

@@ -71,6 +71,28 @@ ClassTierField = _tier_field(ClassTier.choices, "ClassTierEnum")
 AbilityTierField = _tier_field(AbilityTier.choices, "AbilityTierEnum")
 
 
+ID_MAX = 2**63 - 1
+
+
+class RowIdField(serializers.PrimaryKeyRelatedField):
+    """The id of a row of this campaign (the queryset is scoped in the serializer's __init__).
+
+    Refuses what the database cannot even compare — true, 1.5, 10**30 — as not found or of the
+    wrong type, before the lookup.
+    """
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool | float):
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        try:
+            number = int(data)
+        except (TypeError, ValueError):
+            number = None
+        if number is not None and not 0 < number <= ID_MAX:
+            self.fail("does_not_exist", pk_value=data)
+        return super().to_internal_value(data)
+
+
 def _scoped_to_campaign(serializer: serializers.Serializer, *field_names: str) -> None:
     """Restrict related-id fields to rows of the campaign in the serializer's context."""
     campaign = serializer.context.get("campaign")
@@ -215,9 +237,7 @@ class PlaySessionIn(serializers.Serializer):
     title = _name()
     scheduled_at = serializers.DateTimeField()
     notes = _text(required=False)
-    arc = serializers.PrimaryKeyRelatedField(
-        queryset=Arc.objects.none(), allow_null=True, required=False
-    )
+    arc = RowIdField(queryset=Arc.objects.none(), allow_null=True, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -327,7 +347,7 @@ class CharacterClassOut(serializers.ModelSerializer):
 class BranchIn(serializers.Serializer):
     name = _name()
     description = _text(required=False)
-    character_class = serializers.PrimaryKeyRelatedField(queryset=CharacterClass.objects.none())
+    character_class = RowIdField(queryset=CharacterClass.objects.none())
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -346,7 +366,7 @@ class BranchOut(serializers.ModelSerializer):
 class AbilityIn(serializers.Serializer):
     name = _name()
     description = _text(required=False)
-    character_class = serializers.PrimaryKeyRelatedField(
+    character_class = RowIdField(
         queryset=CharacterClass.objects.none(),
         allow_null=True,
         required=False,
