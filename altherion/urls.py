@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from altherion import views
+from altherion import profile, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,6 +21,14 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("accounts/profile/", profile.profile, name="profile"),
+    path("accounts/profile/token/", profile.token_create, name="profile_token_create"),
+    path(
+        "accounts/profile/token/regenerate/",
+        profile.token_regenerate,
+        name="profile_token_regenerate",
+    ),
+    path("accounts/profile/token/revoke/", profile.token_revoke, name="profile_token_revoke"),
     path("api/", include("altherion.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
