@@ -55,6 +55,7 @@ for _gauge in reference.GAUGES:
         _int(f"{_gauge}_scars", _("cicatrices"), 0, 10_000),
         _int(f"{_gauge}_ephemeral", _("éphémère"), 0, 10_000),
         SheetField(f"{_gauge}_stabilised", _("stabilisé"), "bool"),
+        SheetField(f"{_gauge}_peril", _("en péril"), "bool"),
     ]
 _FIELDS += [
     _int("impact_points", _("points d'Impact"), 0, 100),
@@ -64,6 +65,7 @@ _FIELDS += [
     _int("exhaustion", _("Épuisement"), 0, reference.EXHAUSTION_MAX),
     _int("aggravation", _("Aggravation"), 0, 100),
     _int("agony", _("Agonie"), 0, 100),
+    SheetField("agony_locked", _("Agonie bloquée jusqu'à guérison"), "bool"),
     SheetField("special_state", _("État spécial"), "choice", choices=tuple(SpecialState.choices)),
     _int("personal_hope", _("Espoir personnel"), 0, 10),
     _int("personal_despair", _("Désespoir personnel"), 0, 10),

@@ -75,14 +75,17 @@ class Character(models.Model):
     vitality_scars = models.PositiveIntegerField(_("cicatrices de Vitalité"), default=0)
     vitality_ephemeral = models.PositiveIntegerField(_("Vitalité éphémère"), default=0)
     vitality_stabilised = models.BooleanField(_("Vitalité stabilisée"), default=False)
+    vitality_peril = models.BooleanField(_("Vitalité en péril"), default=False)
     energy_current = models.PositiveIntegerField(_("Énergie"), default=15)
     energy_scars = models.PositiveIntegerField(_("cicatrices d'Énergie"), default=0)
     energy_ephemeral = models.PositiveIntegerField(_("Énergie éphémère"), default=0)
     energy_stabilised = models.BooleanField(_("Énergie stabilisée"), default=False)
+    energy_peril = models.BooleanField(_("Énergie en péril"), default=False)
     confidence_current = models.PositiveIntegerField(_("Confiance"), default=15)
     confidence_scars = models.PositiveIntegerField(_("cicatrices de Confiance"), default=0)
     confidence_ephemeral = models.PositiveIntegerField(_("Confiance éphémère"), default=0)
     confidence_stabilised = models.BooleanField(_("Confiance stabilisée"), default=False)
+    confidence_peril = models.BooleanField(_("Confiance en péril"), default=False)
 
     # §1 — the row pools' current values (each ≤ its row score: the rules engine checks).
     impact_points = models.PositiveSmallIntegerField(_("points d'Impact"), default=0)
@@ -94,6 +97,8 @@ class Character(models.Model):
     exhaustion = models.PositiveSmallIntegerField(_("Épuisement"), default=0)
     aggravation = models.PositiveSmallIntegerField(_("Aggravation"), default=0)
     agony = models.PositiveSmallIntegerField(_("Agonie"), default=0)
+    # §8: a stomach wound's Agonie stays until healed.
+    agony_locked = models.BooleanField(_("Agonie bloquée jusqu'à guérison"), default=False)
 
     # §6–§7 — personal morale and special state.
     special_state = models.CharField(

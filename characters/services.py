@@ -8,6 +8,7 @@ the changed columns, bumps `version` and records old → new in `CharacterChange
 
 from __future__ import annotations
 
+from dataclasses import replace as dataclass_replace
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +26,10 @@ from characters.models import (
     CharacterSkill,
     SkillKind,
 )
+from rules import gauges as gauges_rules
 from rules import reference
+from rules import rest as rest_rules
+from rules import states as states_rules
 from rules.errors import RuleError
 
 COMPENDIUM_MODELS = {
@@ -429,3 +433,139 @@ def character_change_restore(*, change: CharacterChange, by) -> Character:
             )
         return Character.objects.get(pk=character)
     raise ValidationError("Cette modification ne peut pas être restaurée.")
+
+
+# --- actions on the sheet (§4, §8): each through the rules engine, each in the history ------
+
+
+def _snapshot(character: Character, columns) -> dict[str, Any]:
+    return {column: getattr(character, column) for column in columns}
+
+
+def _record_columns(character: Character, *, before: dict[str, Any], by, action: str) -> Character:
+    diff = {
+        column: (old, getattr(character, column))
+        for column, old in before.items()
+        if getattr(character, column) != old
+    }
+    if not diff:
+        return character
+    validate_sheet(character)
+    return _record(character, changes=diff, by=by, action=action, update_fields=list(diff))
+
+
+ACTION_COLUMNS = (
+    *(f"{gauge}_{attr}" for gauge in reference.GAUGES for attr in sheet.GAUGE_ATTRS),
+    "agony",
+    "aggravation",
+    "special_state",
+    "resilience_points",
+)
+
+
+def _gauge_label(gauge: str) -> str:
+    return reference.LABELS[gauge]
+
+
+@transaction.atomic
+def character_damage(
+    *, character: Character | int, gauge: str, amount: int, scars: int = 0, by
+) -> list[str]:
+    """Deal `amount` damage to a gauge (ephemeral points first, §3), `scars` of it serious;
+    reaching 0 Vitalité gives Agonie and péril (§8). Returns French notes for the player."""
+    if gauge not in reference.GAUGES:
+        raise ValidationError({"gauge": "Cette constitution n'existe pas."})
+    if scars > amount:
+        raise ValidationError(
+            {"scars": "Les blessures graves ne peuvent dépasser les dégâts infligés."}
+        )
+    locked = _lock(character)
+    before = _snapshot(locked, ACTION_COLUMNS)
+    current = sheet.gauges(locked)
+    hit = current[gauge]
+    after = gauges_rules.take_damage(hit, amount)
+    if scars:
+        after = dataclass_replace(after, scars=after.scars + scars)
+    current[gauge] = after
+    notes = [
+        f"{_gauge_label(gauge)} : {hit.current} → {after.current}"
+        + (f", éphémère {hit.ephemeral} → {after.ephemeral}" if hit.ephemeral else "")
+        + (f", cicatrices {hit.scars} → {after.scars}" if scars else "")
+        + "."
+    ]
+    if gauge == "vitality" and after.current == 0 and hit.current > 0:
+        locked.agony = states_rules.agony_at_zero(locked.agony)
+    if after.peril and not hit.peril:
+        notes.append(f"{_gauge_label(gauge)} en péril jusqu'à stabilisation.")
+    sheet.store_gauges(locked, current)
+    outlook = states_rules.outlook(
+        current, locked.fragility, locked.exhaustion, hits={gauge: amount}
+    )
+    if outlook.dead:
+        notes.append("Le personnage meurt.")
+    elif outlook.unconscious:
+        notes.append("Le personnage perd connaissance.")
+    elif outlook.discouraged:
+        notes.append("Le personnage est découragé.")
+    _record_columns(locked, before=before, by=by, action=ChangeAction.DAMAGE)
+    return notes
+
+
+@transaction.atomic
+def character_rest(
+    *, character: Character | int, rank: str, rib_cage: bool = False, by
+) -> list[str]:
+    """Take a rest of `rank` (§4): gauges restored by the rules, Résilience points back after a
+    rest with no scars and no wounds, a full rest clears Aggravation and Descente (§7, §8)."""
+    locked = _lock(character)
+    before = _snapshot(locked, ACTION_COLUMNS)
+    scores = sheet.rules_sheet.sheet_scores(sheet.characteristics(locked))
+    harder = ()
+    if rib_cage:
+        rib = next(e for e in reference.AGGRAVATION_TABLE[4] if e.key == "rib_cage")
+        harder = rib.harder_rest_gauges
+    try:
+        result = rest_rules.rest(
+            sheet.gauges(locked),
+            rank,
+            might=scores.might,
+            harmony=scores.harmony,
+            exhaustion=locked.exhaustion,
+            harder_gauges=harder,
+        )
+    except RuleError as error:
+        raise rule_error_to_validation_error(error) from error
+    sheet.store_gauges(locked, result.gauges)
+    if result.resilience_refilled:
+        locked.resilience_points = scores.rows["resilience"]
+    if result.full_rest:
+        after = states_rules.after_full_rest(
+            sheet.condition(locked), stable=not locked.vitality_peril
+        )
+        locked.aggravation, locked.agony = after.aggravation, after.agony
+        locked.special_state = after.state or "none"
+    label = next(r.label for r in reference.REST_RANKS if r.key == rank)
+    notes = [
+        f"Repos {label} : "
+        + ", ".join(
+            f"{_gauge_label(g)} {before[f'{g}_current']} → {getattr(locked, f'{g}_current')}"
+            for g in reference.GAUGES
+        )
+        + "."
+    ]
+    _record_columns(locked, before=before, by=by, action=ChangeAction.REST)
+    return notes
+
+
+@transaction.atomic
+def character_stabilise(*, character: Character | int, gauge: str, by) -> list[str]:
+    """Stabilise a gauge after care (§3, §8): it leaves péril."""
+    if gauge not in reference.GAUGES:
+        raise ValidationError({"gauge": "Cette constitution n'existe pas."})
+    locked = _lock(character)
+    before = _snapshot(locked, ACTION_COLUMNS)
+    current = sheet.gauges(locked)
+    current[gauge] = gauges_rules.stabilise(current[gauge])
+    sheet.store_gauges(locked, current)
+    _record_columns(locked, before=before, by=by, action=ChangeAction.STABILISE)
+    return [f"{_gauge_label(gauge)} stabilisée."]

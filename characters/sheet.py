@@ -1,7 +1,8 @@
 """The bridge between stored sheets and the rules engine: rows in, rules' frozen values out.
 
-Nothing here decides a rule: it turns a `Character` (and its skill rows) into the engine's inputs
-and returns what the engine computes. Every derived value on a page or in the API comes from here.
+Nothing here decides a rule: it turns a `Character` into the engine's inputs (`Characteristics`,
+`Premices`, `Gauge`…) and returns what the engine computes. Every derived value on a page or in
+the API comes from `derive()`.
 """
 
 from __future__ import annotations
@@ -9,20 +10,212 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules import reference
+from rules import creation
+from rules import reference as ref
+from rules import rest as rules_rest
+from rules import sheet as rules_sheet
+from rules import states as rules_states
 from rules.check import Check
+from rules.errors import RuleError, RuleViolation, check_range, raise_if
+from rules.gauges import Gauge
 from rules.odds import check_odds
 
-try:  # the sheet math lands in rules/ in its own commit
-    from rules import sheet as rules_sheet
-except ImportError:  # pragma: no cover - transitional
-    rules_sheet = None
+GAUGE_ATTRS = ("current", "scars", "ephemeral", "stabilised", "peril")
+
+
+def characteristics(character) -> rules_sheet.Characteristics:
+    return rules_sheet.Characteristics(
+        **{name: getattr(character, name) for name in ref.CHARACTERISTICS}
+    )
+
+
+def premices(character) -> rules_sheet.Premices:
+    """The character's prémices; raises RuleError if they break §3."""
+    return rules_sheet.Premices(
+        **{gauge: getattr(character, f"premice_{gauge}") for gauge in ref.GAUGES}
+    )
+
+
+def gauges(character, maxima: dict[str, int] | None = None) -> dict[str, Gauge]:
+    maxima = maxima if maxima is not None else gauge_maxima(character)
+    return {
+        name: Gauge(
+            maximum=maxima[name],
+            **{attr: getattr(character, f"{name}_{attr}") for attr in GAUGE_ATTRS},
+        )
+        for name in ref.GAUGES
+    }
+
+
+def gauge_maxima(character) -> dict[str, int]:
+    return rules_sheet.gauge_maxima(premices(character), character.exaltation)
+
+
+def store_gauges(character, new: dict[str, Gauge]) -> list[str]:
+    """Copy the engine's gauges back onto the character; return the columns that changed."""
+    changed = []
+    for name, gauge in new.items():
+        for attr in GAUGE_ATTRS:
+            column = f"{name}_{attr}"
+            if getattr(character, column) != getattr(gauge, attr):
+                setattr(character, column, getattr(gauge, attr))
+                changed.append(column)
+    return changed
+
+
+def condition(character) -> rules_states.Condition:
+    state = None if character.special_state == "none" else character.special_state
+    return rules_states.Condition(
+        fragility=character.fragility,
+        exhaustion=character.exhaustion,
+        aggravation=character.aggravation,
+        agony=character.agony,
+        agony_locked=character.agony_locked,
+        state=state,
+    )
+
+
+@dataclass(frozen=True)
+class GaugeView:
+    """A gauge with its column (§3: Vitalité is Corps's…) and what a normal rest restores."""
+
+    key: str
+    label: str
+    gauge: Gauge
+    column_label: str
+    column_score: int
+    rest_points: int
+
+
+@dataclass(frozen=True)
+class RestLine:
+    key: str
+    label: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Derived:
+    """Every value the sheet shows but does not store, all from `rules`."""
+
+    scores: rules_sheet.SheetScores
+    maxima: dict[str, int]
+    gauges: tuple[GaugeView, ...]
+    personal_cap: int
+    speeds: rules_sheet.Speeds
+    outlook: rules_states.Outlook
+    rest_table: tuple[RestLine, ...]
+
+    @property
+    def might(self) -> int:
+        return self.scores.might
+
+    @property
+    def harmony(self) -> int:
+        return self.scores.harmony
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "columns": dict(self.scores.columns),
+            "rows": dict(self.scores.rows),
+            "might": self.scores.might,
+            "harmony": self.scores.harmony,
+            "gauge_maxima": dict(self.maxima),
+            "wounds": {g.key: g.gauge.wounds for g in self.gauges},
+            "personal_morale_cap": self.personal_cap,
+            "speeds": self.speeds.__dict__.copy(),
+            "dead": self.outlook.dead,
+            "unconscious": self.outlook.unconscious,
+            "discouraged": self.outlook.discouraged,
+            "rest": {line.key: line.points for line in self.rest_table},
+        }
+
+
+def derive(character) -> Derived:
+    chars = characteristics(character)
+    scores = rules_sheet.sheet_scores(chars)
+    maxima = gauge_maxima(character)
+    current = gauges(character, maxima)
+    return Derived(
+        scores=scores,
+        maxima=maxima,
+        gauges=tuple(
+            GaugeView(
+                key,
+                ref.LABELS[key],
+                gauge,
+                ref.LABELS[ref.GAUGE_COLUMNS[key]],
+                scores.columns[ref.GAUGE_COLUMNS[key]],
+                rules_rest.points_restored(
+                    ref.DEFAULT_REST_RANK, scores.might, scores.harmony, character.exhaustion
+                ),
+            )
+            for key, gauge in current.items()
+        ),
+        personal_cap=rules_sheet.personal_point_cap(character.exaltation),
+        speeds=rules_sheet.speeds(character.agility, character.vigor),
+        outlook=rules_states.outlook(current, character.fragility, character.exhaustion),
+        rest_table=tuple(
+            RestLine(
+                rank.key,
+                rank.label,
+                rules_rest.points_restored(
+                    rank.key, scores.might, scores.harmony, character.exhaustion
+                ),
+            )
+            for rank in ref.REST_RANKS
+        ),
+    )
 
 
 def validate(character, *, skills=None, languages=None) -> None:
-    """Raise rules.errors.RuleError if the sheet breaks a rule of play."""
-    if rules_sheet is None:
-        return
+    """Raise rules.errors.RuleError if the stored sheet breaks a rule of play: prémices (§3),
+    a gauge above its maximum (§3), a pool above its row score (§1), personal hope or despair
+    above Exaltation / 2 (§6), Vrai Primordial above Primordial (§2). Every bound is the
+    engine's; `check_range` words the French message."""
+    violations: list[RuleViolation] = list(
+        rules_sheet.premice_violations(premices_unchecked(character))
+    )
+    if violations:
+        raise RuleError(violations)
+    maxima = gauge_maxima(character)
+    rows = rules_sheet.row_scores(characteristics(character))
+    for gauge in ref.GAUGES:
+        check_range(
+            violations,
+            f"{gauge}_current",
+            ref.LABELS[gauge],
+            getattr(character, f"{gauge}_current"),
+            0,
+            maxima[gauge],
+        )
+    for row in ref.ROWS:
+        check_range(
+            violations,
+            f"{row}_points",
+            f"Les points de {ref.LABELS[row]}",
+            getattr(character, f"{row}_points"),
+            0,
+            rows[row],
+        )
+    cap = rules_sheet.personal_point_cap(character.exaltation)
+    check_range(violations, "personal_hope", "L'espoir personnel", character.personal_hope, 0, cap)
+    check_range(
+        violations, "personal_despair", "Le désespoir personnel", character.personal_despair, 0, cap
+    )
+    if languages is not None:
+        levels = {row.key: row.level for row in languages}
+        violations += [
+            v
+            for v in creation.evaluate(creation.Draft(languages=levels, budget=10**6)).errors
+            if v.field.startswith("languages.")
+        ]
+    raise_if(violations)
+
+
+def premices_unchecked(character) -> dict[str, int]:
+    """The prémices as a mapping, so their violations can be listed rather than raised."""
+    return {g: getattr(character, f"premice_{g}") for g in ref.GAUGES}
 
 
 @dataclass(frozen=True)
@@ -40,6 +233,8 @@ def skill_odds(
     difficulty: int,
     agony: int = 0,
     expertise: bool = False,
+    boon: int = 0,
+    bane: int = 0,
 ) -> SkillOdds:
     """Exact odds of a check with this skill level (rules.odds)."""
     odds = check_odds(
@@ -50,15 +245,19 @@ def skill_odds(
             difficulty=difficulty,
             agony=agony,
             expertise=expertise,
+            boon=boon,
+            bane=bane,
         )
     )
     return SkillOdds(odds.success, odds.critical_success, odds.critical_failure)
 
 
-def characteristics(character) -> dict[str, int]:
-    return {name: getattr(character, name) for name in reference.CHARACTERISTICS}
+# --- actions on the sheet (§4, §8): rules in, new stored values out ------------------------
 
 
-def derived(character) -> dict[str, Any]:
-    """Every value the sheet shows but does not store."""
-    return {}
+@dataclass(frozen=True)
+class ActionOutcome:
+    """What an action changed (columns to save) and what to tell the player."""
+
+    columns: list[str]
+    messages: tuple[str, ...] = ()

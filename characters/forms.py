@@ -1,0 +1,166 @@
+"""Forms check the shape of what is typed (types, storage bounds); rules and services decide."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.models import Species
+from characters.fields import SheetField
+from rules import reference
+
+CHARACTERISTIC_CHOICES = [(name, reference.LABELS[name]) for name in reference.CHARACTERISTICS]
+GAUGE_CHOICES = [(gauge, reference.LABELS[gauge]) for gauge in reference.GAUGES]
+REST_CHOICES = [(rank.key, rank.label) for rank in reference.REST_RANKS]
+
+
+def value_field(spec: SheetField, *, campaign=None) -> forms.Field:
+    """The form field that reads one sheet field's value."""
+    if spec.kind == "int":
+        return forms.IntegerField(label=spec.label, min_value=spec.low, max_value=spec.high)
+    if spec.kind == "bool":
+        return forms.BooleanField(label=spec.label, required=False)
+    if spec.kind == "choice":
+        return forms.ChoiceField(label=spec.label, choices=spec.choices)
+    if spec.kind == "species":
+        return forms.ModelChoiceField(
+            label=spec.label,
+            queryset=Species.objects.filter(campaign=campaign),
+            required=False,
+            empty_label=_("Aucune"),
+        )
+    widget = forms.Textarea(attrs={"rows": 6}) if spec.kind == "longtext" else None
+    return forms.CharField(
+        label=spec.label,
+        max_length=spec.high,
+        required=spec.name == "name",
+        strip=True,
+        widget=widget,
+    )
+
+
+class FieldForm(forms.Form):
+    """One field of the sheet and the version it was read at."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, spec: SheetField, *args, campaign=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+        self.fields["value"] = value_field(spec, campaign=campaign)
+        self.fields["value"].widget.attrs.update(
+            {"autofocus": True, "id": f"id_value_{spec.name}", "class": "inplace-input"}
+        )
+
+    def cleaned_value(self):
+        value = self.cleaned_data["value"]
+        if self.spec.kind == "species":
+            return value.pk if value is not None else None
+        return value
+
+
+class SkillForm(forms.Form):
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    level = forms.IntegerField(
+        label=_("Niveau"), min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX
+    )
+    expertises = forms.CharField(
+        label=_("Expertises"),
+        required=False,
+        max_length=2000,
+        help_text=_("Séparées par des virgules."),
+    )
+
+    def clean_expertises(self) -> list[str]:
+        return [part.strip() for part in self.cleaned_data["expertises"].split(",") if part.strip()]
+
+
+class SkillAddForm(SkillForm):
+    skill = forms.ChoiceField(label=_("Compétence"), choices=())
+    domain = forms.CharField(label=_("ou domaine oublié"), required=False, max_length=120)
+
+    def __init__(self, *args, owned=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["skill"].choices = [("", "—")] + [
+            (s.key, s.label) for s in reference.SKILLS if s.key not in owned
+        ]
+        self.fields["skill"].required = False
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("skill") and not data.get("domain"):
+            raise forms.ValidationError(_("Choisissez une compétence ou nommez un domaine oublié."))
+        return data
+
+
+class LanguageForm(forms.Form):
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    level = forms.IntegerField(label=_("Niveau"), min_value=0, max_value=10)
+    writing = forms.BooleanField(label=_("Écriture"), required=False)
+
+
+class LanguageAddForm(LanguageForm):
+    language = forms.ChoiceField(
+        label=_("Langue"), choices=[(lang.key, lang.label) for lang in reference.LANGUAGES]
+    )
+
+
+class OddsForm(forms.Form):
+    """The check the odds column shows: a characteristic, a complexity and a difficulty."""
+
+    characteristic = forms.ChoiceField(
+        label=_("Caractéristique"), choices=CHARACTERISTIC_CHOICES, initial="strength"
+    )
+    complexity = forms.IntegerField(label=_("Complexité"), min_value=0, max_value=20, initial=2)
+    difficulty = forms.IntegerField(label=_("Difficulté"), min_value=0, max_value=60, initial=10)
+
+    def values(self) -> dict:
+        if self.is_bound and self.is_valid():
+            return self.cleaned_data
+        return {name: field.initial for name, field in self.fields.items()}
+
+
+class DamageForm(forms.Form):
+    gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
+    amount = forms.IntegerField(label=_("Dégâts"), min_value=1, max_value=10_000)
+    scars = forms.IntegerField(
+        label=_("dont blessures graves (cicatrices)"),
+        min_value=0,
+        max_value=10_000,
+        initial=0,
+        required=False,
+    )
+
+
+class RestForm(forms.Form):
+    rank = forms.ChoiceField(label=_("Repos"), choices=REST_CHOICES, initial="normal")
+    rib_cage = forms.BooleanField(
+        label=_("Cage thoracique blessée (Vitalité et Énergie un cran plus dur)"), required=False
+    )
+
+
+class StabiliseForm(forms.Form):
+    gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
+
+
+class EntriesForm(forms.Form):
+    """The compendium entries a character owns, as checkboxes."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        from characters.services import COMPENDIUM_MODELS
+
+        labels = {
+            "classes": _("Classes"),
+            "branches": _("Branches"),
+            "abilities": _("Aptitudes"),
+            "assets": _("Atouts"),
+            "flaws": _("Handicaps"),
+        }
+        for relation, model in COMPENDIUM_MODELS.items():
+            self.fields[relation] = forms.ModelMultipleChoiceField(
+                label=labels[relation],
+                queryset=model.objects.filter(campaign=campaign),
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )

@@ -1,0 +1,129 @@
+"""`{% sheet_field "strength" %}`: one field of the sheet, shown or edited in place."""
+
+from django import template
+from django.utils.translation import gettext as _
+
+from characters.fields import SHEET_FIELDS
+from characters.forms import FieldForm
+
+register = template.Library()
+
+
+def display_value(character, spec) -> str:
+    value = getattr(character, spec.name)
+    if spec.kind == "bool":
+        return _("oui") if value else _("non")
+    if spec.kind == "choice":
+        return dict(spec.choices).get(value, value)
+    if spec.kind == "species":
+        return value.name if value is not None else _("aucune")
+    if value in ("", None):
+        return "—"
+    return value
+
+
+def raw_value(character, spec):
+    if spec.kind == "species":
+        return character.species_id
+    return getattr(character, spec.name)
+
+
+def may_edit(character, spec) -> bool:
+    if not getattr(character, "can_edit", False):
+        return False
+    if spec.storyteller_only and not character.viewer_is_storyteller:
+        return False
+    return not (spec.private and not character.can_see_private)
+
+
+@register.inclusion_tag("characters/_field.html", takes_context=True)
+def sheet_field(context, name: str, label: str = ""):
+    character = context["character"]
+    spec = SHEET_FIELDS[name]
+    editable = may_edit(character, spec)
+    form = None
+    if editable and context.get("edit_field") == name:
+        form = context.get("field_form")
+        if form is None or form.spec.name != name:
+            form = FieldForm(
+                spec,
+                initial={"value": raw_value(character, spec), "version": character.version},
+                campaign=character.campaign,
+            )
+    conflict = context.get("conflict")
+    if conflict is not None and conflict.field != name:
+        conflict = None
+    return {
+        "character": character,
+        "spec": spec,
+        "name": name,
+        "label": label or spec.label,
+        "value": display_value(character, spec),
+        "editable": editable,
+        "form": form,
+        "conflict": conflict,
+        "conflict_value": display_value(character, spec) if conflict else None,
+    }
+
+
+@register.filter
+def percent(value) -> str:
+    return f"{100 * float(value):.1f} %"
+
+
+@register.filter
+def field_label(field: str) -> str:
+    """A history row's field, in French."""
+    if field.startswith("skills."):
+        from rules.reference import SKILLS_BY_KEY
+
+        key = field.removeprefix("skills.")
+        skill = SKILLS_BY_KEY.get(key)
+        return _("Compétence %(name)s") % {"name": skill.label if skill else key}
+    if field.startswith("languages."):
+        from rules.reference import LANGUAGES_BY_KEY
+
+        key = field.removeprefix("languages.")
+        lang = LANGUAGES_BY_KEY.get(key)
+        return _("Langue %(name)s") % {"name": lang.label if lang else key}
+    labels = {
+        "classes": _("Classes"),
+        "branches": _("Branches"),
+        "abilities": _("Aptitudes"),
+        "assets": _("Atouts"),
+        "flaws": _("Handicaps"),
+    }
+    if field in labels:
+        return labels[field]
+    spec = SHEET_FIELDS.get(field)
+    if spec is None:
+        return field
+    if field.split("_")[0] in ("vitality", "energy", "confidence") and "_" in field:
+        from rules.reference import LABELS
+
+        return f"{LABELS[field.split('_')[0]]} ({spec.label})"
+    return str(spec.label)
+
+
+@register.filter
+def history_value(value) -> str:
+    """A history value as text: entries by name, skills as level and expertises."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return _("oui") if value else _("non")
+    if isinstance(value, list):
+        return (
+            ", ".join(v.get("name", str(v)) if isinstance(v, dict) else str(v) for v in value)
+            or "—"
+        )
+    if isinstance(value, dict):
+        if "name" in value:
+            return value["name"]
+        parts = [_("niveau %(level)s") % {"level": value.get("level")}]
+        if value.get("expertises"):
+            parts.append(", ".join(value["expertises"]))
+        if value.get("writing"):
+            parts.append(_("écriture"))
+        return " · ".join(parts)
+    return str(value)

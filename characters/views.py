@@ -1,0 +1,509 @@
+"""Character sheet pages: every view works without JavaScript; HTMX edits fields in place.
+
+Access comes first in every view, from `characters.selectors` on top of the campaign policy
+(404 for non-members, 403 for a member who may only read). A field edit re-renders the section
+holding the field and sends every section of derived values out of band, so changing Force
+updates Corps, Puissance, Harmonie, the gauges, the rest table and the speeds at once.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from characters import services, sheet
+from characters.fields import SHEET_FIELDS
+from characters.forms import (
+    DamageForm,
+    EntriesForm,
+    FieldForm,
+    LanguageAddForm,
+    LanguageForm,
+    OddsForm,
+    RestForm,
+    SkillAddForm,
+    SkillForm,
+    StabiliseForm,
+)
+from characters.models import CharacterChange, SkillKind
+from characters.selectors import (
+    character_get_for_editor,
+    character_get_for_viewer,
+    character_history,
+)
+from characters.services import (
+    SheetConflict,
+    character_change_restore,
+    character_entries_set,
+    character_language_remove,
+    character_language_set,
+    character_skill_remove,
+    character_skill_set,
+    character_update_field,
+)
+from rules import reference
+from rules import states as rules_states
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+SECTIONS = (
+    "identity",
+    "characteristics",
+    "gauges",
+    "pools",
+    "condition",
+    "morale",
+    "derived",
+    "notes",
+)
+# The sections whose values depend on other fields: re-sent out of band after every edit.
+DERIVED_SECTIONS = ("characteristics", "gauges", "pools", "condition", "morale", "derived")
+
+
+def section_of(field: str) -> str:
+    if field in ("name", "lineage", "species"):
+        return "identity"
+    if field in (*reference.CHARACTERISTICS, "origin", "exaltation", "combativeness"):
+        return "characteristics"
+    if field.split("_")[0] in reference.GAUGES:
+        return "gauges"
+    if field.endswith("_points"):
+        return "pools"
+    if field in (
+        "fragility",
+        "exhaustion",
+        "aggravation",
+        "agony",
+        "agony_locked",
+        "special_state",
+    ):
+        return "condition"
+    if field in ("notes", "private_notes"):
+        return "notes"
+    return "morale"
+
+
+def add_errors(form, error: ValidationError, fields: dict[str, str] | None = None) -> None:
+    """Put a service's ValidationError on the form: known fields on their input, others on top."""
+    fields = fields or {}
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error.messages)
+        return
+    for name, messages_ in error.message_dict.items():
+        target = fields.get(name, name if name in form.fields else None)
+        form.add_error(target, messages_)
+
+
+def _skill_groups(character, odds_values: dict) -> list[dict]:
+    """Skills by category, each rolled skill with the exact odds of the chosen check."""
+    cond = sheet.condition(character)
+    agony = rules_states.effective_agony(character.agony, cond.state)
+    boon = rules_states.boon_dice(cond)
+    bane = rules_states.bane_dice(cond)
+    characteristic = getattr(character, odds_values["characteristic"])
+    groups = {key: [] for key in ("combat", "practical", "theoretical", "forgotten_domain")}
+    for row in character.skills.all():
+        ref = row.reference
+        odds = None
+        if ref is None or ref.rolled:
+            odds = sheet.skill_odds(
+                level=row.level,
+                characteristic=characteristic,
+                complexity=odds_values["complexity"],
+                difficulty=odds_values["difficulty"],
+                agony=agony,
+                boon=boon,
+                bane=bane,
+            )
+        groups[row.category].append({"row": row, "odds": odds})
+    labels = {
+        "combat": _("Combat"),
+        "practical": _("Pratiques"),
+        "theoretical": _("Théoriques"),
+        "forgotten_domain": _("Domaines oubliés"),
+    }
+    return [{"key": k, "label": labels[k], "skills": v} for k, v in groups.items()]
+
+
+def sheet_context(request, character, **extra) -> dict:
+    odds_form = OddsForm(request.GET if "complexity" in request.GET else None)
+    context = {
+        "character": character,
+        "campaign": character.campaign,
+        "derived": sheet.derive(character),
+        "odds_form": odds_form,
+        "skill_groups": _skill_groups(character, odds_form.values()),
+        "edit_field": request.GET.get("edit", ""),
+        "sections": SECTIONS,
+    }
+    if character.can_edit:
+        owned = {row.key for row in character.skills.all()}
+        owned_languages = {row.key for row in character.languages.all()}
+        context.update(
+            skill_add_form=SkillAddForm(owned=owned, initial={"version": character.version}),
+            language_add_form=_language_add_form(character, owned_languages),
+            damage_form=DamageForm(),
+            rest_form=RestForm(),
+            stabilise_form=StabiliseForm(),
+        )
+    context.update(extra)
+    return context
+
+
+def _language_add_form(character, owned) -> LanguageAddForm:
+    form = LanguageAddForm(initial={"version": character.version, "level": 1})
+    form.fields["language"].choices = [
+        (lang.key, lang.label) for lang in reference.LANGUAGES if lang.key not in owned
+    ]
+    return form
+
+
+def _reload(character_pk: int, user):
+    return character_get_for_viewer(user=user, pk=character_pk)
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    character = character_get_for_viewer(user=request.user, pk=pk)
+    template = "characters/sheet.html"
+    if request.htmx and request.GET.get("part") == "skills":
+        template += "#skills"
+    return render(request, template, sheet_context(request, character))
+
+
+def _render_sections(request, character, *, primary: str, status: int = 200, **extra):
+    """The edited section, plus every derived section out of band."""
+    context = sheet_context(request, character, **extra)
+    context["primary"] = primary
+    context["oob_sections"] = [s for s in DERIVED_SECTIONS if s != primary]
+    return render(request, "characters/_sections.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def character_field(request: HtmxHttpRequest, pk: int, field: str) -> HttpResponse:
+    """GET: the field's section in edit mode (or back to display with ?cancel). POST: save it."""
+    spec = SHEET_FIELDS.get(field)
+    if spec is None:
+        raise Http404("Champ inconnu.")
+    section = section_of(field)
+    if request.method == "GET":
+        character = character_get_for_viewer(user=request.user, pk=pk)
+        editing = "" if "cancel" in request.GET else field
+        if not request.htmx:
+            url = reverse("characters:sheet", args=[pk])
+            return redirect(f"{url}?edit={editing}#f-{field}" if editing else url)
+        context = sheet_context(request, character, edit_field=editing)
+        return render(request, f"characters/sheet.html#sec-{section}", context)
+
+    character = character_get_for_editor(user=request.user, pk=pk)
+    if (spec.storyteller_only and not character.viewer_is_storyteller) or (
+        spec.private and not character.can_see_private
+    ):
+        raise PermissionDenied(_("Seul le Conteur peut modifier ce champ."))
+    form = FieldForm(spec, request.POST, campaign=character.campaign)
+    conflict = None
+    if form.is_valid():
+        try:
+            character_update_field(
+                character=character,
+                field=field,
+                value=form.cleaned_value(),
+                version=form.cleaned_data["version"],
+                by=request.user,
+                storyteller=character.viewer_is_storyteller,
+            )
+        except SheetConflict as error:
+            conflict = error
+        except ValidationError as error:
+            add_errors(form, error, {field: "value"})
+    if form.is_valid() and conflict is None:
+        if not request.htmx:
+            messages.success(request, _("%(field)s enregistré.") % {"field": spec.label})
+            return redirect(f"{reverse('characters:sheet', args=[pk])}#f-{field}")
+        return _render_sections(request, _reload(pk, request.user), primary=section)
+    character = _reload(pk, request.user)
+    extra = {"conflict": conflict} if conflict else {"edit_field": field, "field_form": form}
+    if not request.htmx:
+        return render(request, "characters/sheet.html", sheet_context(request, character, **extra))
+    if conflict:
+        return _render_sections(request, character, primary=section, **extra)
+    return render(
+        request, f"characters/sheet.html#sec-{section}", sheet_context(request, character, **extra)
+    )
+
+
+# --- skills and languages ------------------------------------------------------------------
+
+
+def _skills_response(request, pk, **extra) -> HttpResponse:
+    character = _reload(pk, request.user)
+    if not request.htmx:
+        return render(request, "characters/sheet.html", sheet_context(request, character, **extra))
+    return render(
+        request, "characters/sheet.html#skills", sheet_context(request, character, **extra)
+    )
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def skill_save(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
+    character = character_get_for_editor(user=request.user, pk=pk)
+    row = next((r for r in character.skills.all() if r.key == key), None)
+    if row is None:
+        raise Http404("Compétence absente de la fiche.")
+    form = SkillForm(request.POST)
+    extra: dict = {}
+    if form.is_valid():
+        try:
+            if request.POST.get("remove"):
+                character_skill_remove(
+                    character=character,
+                    key=key,
+                    version=form.cleaned_data["version"],
+                    by=request.user,
+                )
+            else:
+                character_skill_set(
+                    character=character,
+                    key=key,
+                    kind=row.kind,
+                    level=form.cleaned_data["level"],
+                    expertises=form.cleaned_data["expertises"],
+                    version=form.cleaned_data["version"],
+                    by=request.user,
+                )
+        except SheetConflict as error:
+            extra["skill_conflict"] = error
+        except ValidationError as error:
+            add_errors(form, error)
+    if not form.is_valid():
+        extra.update(skill_errors=[m for errors in form.errors.values() for m in errors])
+    if not request.htmx and not extra:
+        return redirect(f"{reverse('characters:sheet', args=[pk])}#skills")
+    return _skills_response(request, pk, **extra)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def skill_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    character = character_get_for_editor(user=request.user, pk=pk)
+    owned = {row.key for row in character.skills.all()}
+    form = SkillAddForm(request.POST, owned=owned)
+    if form.is_valid():
+        data = form.cleaned_data
+        domain = data["domain"].strip()
+        try:
+            character_skill_set(
+                character=character,
+                key=domain or data["skill"],
+                kind=SkillKind.FORGOTTEN_DOMAIN if domain else SkillKind.SKILL,
+                level=data["level"],
+                expertises=data["expertises"],
+                version=data["version"],
+                by=request.user,
+            )
+        except SheetConflict as error:
+            return _skills_response(request, pk, skill_conflict=error)
+        except ValidationError as error:
+            add_errors(form, error)
+    if form.is_valid():
+        if not request.htmx:
+            return redirect(f"{reverse('characters:sheet', args=[pk])}#skills")
+        return _skills_response(request, pk)
+    return _skills_response(request, pk, skill_add_form=form)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def language_save(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
+    character = character_get_for_editor(user=request.user, pk=pk)
+    adding = key == "new"
+    form = (LanguageAddForm if adding else LanguageForm)(request.POST)
+    extra: dict = {}
+    if form.is_valid():
+        data = form.cleaned_data
+        key = data["language"] if adding else key
+        try:
+            if request.POST.get("remove"):
+                character_language_remove(
+                    character=character, key=key, version=data["version"], by=request.user
+                )
+            else:
+                character_language_set(
+                    character=character,
+                    key=key,
+                    level=data["level"],
+                    writing=data["writing"],
+                    version=data["version"],
+                    by=request.user,
+                )
+        except SheetConflict as error:
+            extra["language_conflict"] = error
+        except ValidationError as error:
+            add_errors(form, error)
+    if not form.is_valid():
+        extra["language_errors"] = form.errors
+    if not request.htmx and not extra:
+        return redirect(f"{reverse('characters:sheet', args=[pk])}#languages")
+    character = _reload(pk, request.user)
+    template = "characters/sheet.html" + ("#languages" if request.htmx else "")
+    return render(request, template, sheet_context(request, character, **extra))
+
+
+@login_required
+@require_POST
+def entries_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    character = character_get_for_editor(user=request.user, pk=pk)
+    form = EntriesForm(request.POST, campaign=character.campaign)
+    if form.is_valid():
+        try:
+            for relation in ("classes", "branches", "abilities", "assets", "flaws"):
+                character_entries_set(
+                    character=character,
+                    relation=relation,
+                    ids=[e.pk for e in form.cleaned_data[relation]],
+                    version=form.cleaned_data["version"],
+                    by=request.user,
+                )
+        except SheetConflict as error:
+            messages.error(request, str(error))
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("Classes, aptitudes, atouts et handicaps enregistrés."))
+    return redirect(f"{reverse('characters:sheet', args=[pk])}#entries")
+
+
+@login_required
+@require_GET
+def entries_edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    character = character_get_for_editor(user=request.user, pk=pk)
+    initial = {
+        "version": character.version,
+        **{r: list(getattr(character, r).all()) for r in services.COMPENDIUM_MODELS},
+    }
+    form = EntriesForm(initial=initial, campaign=character.campaign)
+    return render(
+        request,
+        "characters/entries.html",
+        {"character": character, "campaign": character.campaign, "form": form},
+    )
+
+
+# --- actions: damage, rest, stabilise (§4, §8) ---------------------------------------------
+
+
+def _action(request, pk, form_class, run) -> HttpResponse:
+    character = character_get_for_editor(user=request.user, pk=pk)
+    form = form_class(request.POST)
+    if form.is_valid():
+        try:
+            notes = run(character, form.cleaned_data)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        else:
+            for note in notes:
+                messages.info(request, note)
+    else:
+        messages.error(request, _("Vérifiez les valeurs saisies pour cette action."))
+    if not request.htmx:
+        return redirect(f"{reverse('characters:sheet', args=[pk])}#actions")
+    return _render_sections(request, _reload(pk, request.user), primary="actions", flash=True)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def damage(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _action(
+        request,
+        pk,
+        DamageForm,
+        lambda c, d: services.character_damage(
+            character=c,
+            gauge=d["gauge"],
+            amount=d["amount"],
+            scars=d["scars"] or 0,
+            by=request.user,
+        ),
+    )
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def rest(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _action(
+        request,
+        pk,
+        RestForm,
+        lambda c, d: services.character_rest(
+            character=c, rank=d["rank"], rib_cage=d["rib_cage"], by=request.user
+        ),
+    )
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def stabilise(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _action(
+        request,
+        pk,
+        StabiliseForm,
+        lambda c, d: services.character_stabilise(character=c, gauge=d["gauge"], by=request.user),
+    )
+
+
+# --- history -------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def history(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    character = character_get_for_viewer(user=request.user, pk=pk)
+    changes = character_history(character=character)
+    if not character.can_see_private:
+        changes = [c for c in changes if c.field != "private_notes"]
+    return render(
+        request,
+        "characters/history.html",
+        {"character": character, "campaign": character.campaign, "changes": changes},
+    )
+
+
+@login_required
+@require_POST
+def history_restore(request: HtmxHttpRequest, pk: int, change_pk: int) -> HttpResponse:
+    character = character_get_for_viewer(user=request.user, pk=pk)
+    if not character.viewer_is_storyteller:
+        raise PermissionDenied(_("Seul le Conteur peut restaurer une valeur."))
+    change = CharacterChange.objects.filter(character=character, pk=change_pk).first()
+    if change is None:
+        raise Http404("Modification introuvable.")
+    try:
+        character_change_restore(change=change, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Valeur restaurée."))
+    return redirect("characters:history", pk=pk)

@@ -1,0 +1,50 @@
+// Character sheet: Escape cancels an in-place edit, Ctrl+Enter saves a text area, focus follows
+// the swapped field, destructive buttons ask first. No inline JS anywhere.
+(function () {
+  "use strict";
+
+  document.addEventListener("keydown", function (event) {
+    const form = event.target.closest && event.target.closest(".inplace-form");
+    if (!form) return;
+    if (event.key === "Escape") {
+      event.preventDefault();
+      const cancel = form.querySelector(".inplace-cancel");
+      if (cancel) cancel.click();
+    } else if (event.key === "Enter" && event.target.tagName === "TEXTAREA" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  // After a swap, put the caret in the field being edited, or back on the field just saved.
+  let lastField = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const field = event.detail.elt.closest && event.detail.elt.closest(".sheet-field");
+    lastField = field ? field.dataset.field : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!lastField) return;
+    const slot = document.getElementById("f-" + lastField);
+    if (!slot) return;
+    const target = slot.querySelector("input:not([type=hidden]), select, textarea") || slot.querySelector("a.editable");
+    if (target) {
+      target.focus();
+      if (target.select && target.type !== "checkbox") target.select();
+    }
+  });
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+  document.addEventListener("htmx:confirm", function (event) {
+    const form = event.detail.elt;
+    if (form.dataset && form.dataset.confirm && !form.dataset.confirmed) {
+      event.preventDefault();
+      if (window.confirm(form.dataset.confirm)) event.detail.issueRequest(true);
+    }
+  });
+})();
