@@ -283,3 +283,87 @@ def test_the_demo_campaign_is_seeded_once(make_user):
     assert list(first.arcs.values_list("status", flat=True)) == ["open"]
     assert first.play_sessions.count() == 2
     assert first.species.exists() and first.classes.exists() and first.abilities.exists()
+
+
+def test_seed_demo_loads_the_demo_campaign():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    call_command("seed_demo", stdout=out)
+    campaign = Campaign.objects.get()
+    assert campaign.name == "Les Brumes d'Emeshar"
+    assert "conteur / altherion-demo" in out.getvalue()
+    assert campaign.memberships.get(role=Role.STORYTELLER).user.username == "conteur"
+
+
+# --- concurrency (PostgreSQL: real row locks) -----------------------------------------------
+
+
+def _in_threads(*calls):
+    """Run each call in its own thread and connection; return what each returned or raised."""
+    import threading
+
+    from django.db import connection
+
+    results = [None] * len(calls)
+    barrier = threading.Barrier(len(calls))
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except Exception as error:  # noqa: BLE001 — the caller inspects it
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@pytest.mark.services
+def test_two_people_racing_for_the_last_use_of_a_link(
+    postgres, campaign, storyteller, make_user, monkeypatch
+):
+    import time
+
+    from campaigns import services
+
+    checked = services.invitation_problem
+
+    def slow_check(invitation, *, user):
+        problem = checked(invitation, user=user)
+        time.sleep(0.3)  # both requests are inside their transaction at the same time
+        return problem
+
+    monkeypatch.setattr(services, "invitation_problem", slow_check)
+    invitation = invitation_create(campaign=campaign, by=storyteller, max_uses=1)
+    first, second = make_user("premiere"), make_user("second")
+    results = _in_threads(
+        lambda: invitation_accept(token=invitation.token, user=first),
+        lambda: invitation_accept(token=invitation.token, user=second),
+    )
+    assert sum(isinstance(result, Membership) for result in results) == 1
+    assert sum(isinstance(result, ValidationError) for result in results) == 1
+    invitation.refresh_from_db()
+    assert invitation.uses == 1
+    assert Membership.objects.filter(user__in=[first, second]).count() == 1
+
+
+@pytest.mark.services
+def test_two_hand_overs_at_once_leave_exactly_one_conteur(postgres, campaign, player,
+                                                          other_player):  # fmt: skip
+    to_player = Membership.objects.get(campaign=campaign, user=player)
+    to_other = Membership.objects.get(campaign=campaign, user=other_player)
+    _in_threads(
+        lambda: storyteller_hand_over(campaign=campaign, to=to_player),
+        lambda: storyteller_hand_over(campaign=campaign, to=to_other),
+    )
+    assert campaign.memberships.filter(role=Role.STORYTELLER).count() == 1

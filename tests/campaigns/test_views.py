@@ -453,3 +453,28 @@ def test_an_id_too_large_for_the_database_is_not_found(campaign, storyteller_cli
     huge = "9" * 30
     assert storyteller_client.get(f"/campaigns/{huge}/").status_code == 404
     assert storyteller_client.get(f"/campaigns/{campaign.pk}/arcs/{huge}/").status_code == 404
+
+
+def test_campaign_pages_have_no_inline_script(campaign, arc, play_session, invitation,
+                                              storyteller_client):  # fmt: skip
+    """A strict Content-Security-Policy allows no inline JavaScript: static files only."""
+    import re
+
+    inline_script = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
+    inline_handler = re.compile(r"\s(on[a-z]+|hx-on[:\w-]*)\s*=", re.IGNORECASE)
+    pages = [
+        reverse("home"),
+        url("create"),
+        reverse("campaigns:join", args=[invitation.token]),
+        *(
+            url(name, campaign.pk)
+            for name in ("dashboard", "settings", "members", "invitations", "arc_list",
+                         "arc_create", "session_list", "session_create", "compendium")
+        ),
+        url("arc_detail", campaign.pk, arc.pk),
+        url("session_detail", campaign.pk, play_session.pk),
+    ]  # fmt: skip
+    for page in pages:
+        body = storyteller_client.get(page).content.decode()
+        assert not inline_script.search(body), page
+        assert not inline_handler.search(body), page
