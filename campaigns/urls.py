@@ -32,6 +32,7 @@ urlpatterns = [
         name="member_remove",
     ),
     path(campaign + "members/<rowid:membership_pk>/hand-over/", views.hand_over, name="hand_over"),
+    path(campaign + "leave/", views.leave, name="leave"),
     path(campaign + "invitations/", views.invitations, name="invitations"),
     path(campaign + "invitations/new/", views.invitation_create, name="invitation_create"),
     path(

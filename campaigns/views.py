@@ -176,6 +176,28 @@ def hand_over(request: HtmxHttpRequest, pk: int, membership_pk: int) -> HttpResp
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A player leaves the campaign; the Conteur must hand the role over first."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    if request.method == "POST":
+        try:
+            services.membership_remove(membership=campaign.membership)
+        except ValidationError as error:
+            messages.error(request, _error_message(error))
+            return redirect("campaigns:members", pk=campaign.pk)
+        messages.success(
+            request, _("Vous avez quitté la campagne « %(name)s ».") % {"name": campaign}
+        )
+        return redirect("home")
+    return render(
+        request,
+        "campaigns/leave.html",
+        {"campaign": campaign, "is_storyteller": is_storyteller(campaign)},
+    )
+
+
+@login_required
 @require_GET
 def invitations(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)

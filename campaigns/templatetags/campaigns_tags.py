@@ -18,6 +18,7 @@ NAV_SECTIONS = {
     "members": "members",
     "member_remove": "members",
     "hand_over": "members",
+    "leave": "members",
     "invitations": "invitations",
     "invitation_create": "invitations",
     "settings": "settings",

@@ -82,6 +82,9 @@ MATRIX = [
     ("member_remove", _member, "post", None, MANAGE_ACTION),
     ("hand_over", _member, "get", None, MANAGE_PAGE),
     ("hand_over", _member, "post", None, MANAGE_ACTION),
+    # Any member may leave, except the Conteur, who is sent back with the reason.
+    ("leave", _c, "get", None, READ),
+    ("leave", _c, "post", None, {"outsider": 404, "player": 302, "storyteller": 302}),
     ("invitations", _c, "get", None, MANAGE_PAGE),
     ("invitation_create", _c, "post", lambda w: {"days": 7, "max_uses": 3}, MANAGE_ACTION),
     ("invitation_revoke", _invitation, "post", None, MANAGE_ACTION),
