@@ -1,7 +1,323 @@
-"""REST API for character sheets (filled in after the pages)."""
+"""The character REST API: the same selectors, services and version checks as the pages.
 
+Every sheet carries a version, sent as the `ETag` of its detail. A write says which version it was
+read at, with `If-Match: "<version>"` or a `version` field; a stale write of a field someone else
+changed in the meantime is refused — 412 (If-Match) or 409 (version field) — with the current
+sheet, the field's current value and who changed it. Writes of different fields both succeed.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.decorators import api_view
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+
+from campaigns.models import Membership
+from campaigns.policy import campaign_get_for_member, is_storyteller
+from characters import selectors, services
+from characters import serializers as s
+from characters.models import SkillKind
+
+PRECONDITION_REQUIRED = 428
 
 
-def character_export(request, pk: int):
-    raise Http404
+def _django_errors(error: DjangoValidationError) -> exceptions.ValidationError:
+    return exceptions.ValidationError(as_serializer_error(error))
+
+
+def _validated(serializer_class, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _viewer(request: Request, pk: int):
+    return selectors.character_get_for_viewer(user=request.user, pk=pk)
+
+
+def _editor(request: Request, pk: int):
+    return selectors.character_get_for_editor(user=request.user, pk=pk)
+
+
+def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | None = None):
+    character = _viewer(request, pk)
+    data = s.CharacterOut(character).data
+    body = {**(extra or {}), "character": data} if extra else data
+    response = Response(body, status=status_code)
+    response["ETag"] = f'"{character.version}"'
+    return response
+
+
+def _version(request: Request, data: dict) -> tuple[int, bool]:
+    """(version read, whether it came from If-Match). Without either, the write gets 428."""
+    header = request.headers.get("If-Match", "").strip()
+    if header:
+        try:
+            return int(header.removeprefix("W/").strip('"')), True
+        except ValueError as error:
+            raise exceptions.ValidationError(
+                {"If-Match": ['En-tête If-Match invalide : attendu "<version>".']}
+            ) from error
+    if data.get("version") is None:
+        raise _PreconditionRequired()
+    return data["version"], False
+
+
+class _PreconditionRequired(exceptions.APIException):
+    status_code = PRECONDITION_REQUIRED
+    default_detail = "Indiquez la version lue : champ « version » ou en-tête If-Match."
+    default_code = "precondition_required"
+
+
+def _write(request: Request, pk: int, data: dict, call, *, created: bool = False) -> Response:
+    """Run a versioned service call and answer with the sheet (or the conflict)."""
+    version, if_match = _version(request, data)
+    try:
+        call(version)
+    except services.SheetConflict as conflict:
+        extra = {
+            "detail": str(conflict),
+            "field": conflict.field,
+            "current_value": conflict.current_value,
+            "changed_by": conflict.by_name,
+            "changed_at": conflict.at,
+            "version": conflict.version,
+        }
+        code = status.HTTP_412_PRECONDITION_FAILED if if_match else status.HTTP_409_CONFLICT
+        return _detail(request, pk, status_code=code, extra=extra)
+    except DjangoValidationError as error:
+        raise _django_errors(error) from error
+    return _detail(request, pk, status_code=201 if created else 200)
+
+
+# --- characters -----------------------------------------------------------------------------
+
+
+@api_view(["GET", "POST"])
+def character_list(request: Request) -> Response:
+    """GET: the characters of your campaigns (?campaign=<id> to filter). POST: create one within
+    the campaign's creation budget (`campaign` id in the body; the Conteur may set `owner`)."""
+    if request.method == "GET":
+        queryset = selectors.characters_for_user(user=request.user).order_by("name", "pk")
+        campaign = request.query_params.get("campaign")
+        if campaign:
+            if not campaign.isdigit():
+                raise exceptions.ValidationError({"campaign": ["Identifiant invalide."]})
+            queryset = queryset.filter(campaign_id=int(campaign))
+        return Response(s.CharacterSummaryOut(queryset, many=True).data)
+    campaign_id = request.data.get("campaign")
+    if not isinstance(campaign_id, int):
+        raise exceptions.ValidationError({"campaign": ["Indiquez la campagne (identifiant)."]})
+    campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
+    owner = _owner(request, campaign)
+    data = _validated(s.CreationIn, request)
+    try:
+        character = services.character_create(
+            campaign=campaign, owner=owner, by=request.user, data=data
+        )
+    except DjangoValidationError as error:
+        raise _django_errors(error) from error
+    return _detail(request, character.pk, status_code=201)
+
+
+def _owner(request: Request, campaign):
+    owner_id = request.data.get("owner")
+    if owner_id in (None, request.user.pk):
+        return request.user
+    if not is_storyteller(campaign):
+        raise PermissionDenied("Seul le Conteur peut créer un personnage pour un autre joueur.")
+    membership = Membership.objects.filter(campaign=campaign, user_id=owner_id).first()
+    if membership is None:
+        raise exceptions.ValidationError({"owner": ["Ce joueur n'est pas membre de la campagne."]})
+    return membership.user
+
+
+@api_view(["GET", "PATCH", "DELETE"])
+def character_detail(request: Request, pk: int) -> Response:
+    """GET: the whole sheet with its derived values (ETag = version). PATCH: change fields, with
+    If-Match or `version`. DELETE: the owner or the Conteur removes the character."""
+    if request.method == "GET":
+        return _detail(request, pk)
+    character = _editor(request, pk)
+    if request.method == "DELETE":
+        services.character_delete(character=character)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    data = _validated(s.CharacterPatchIn, request)
+    changes = {k: v for k, v in data.items() if k != "version"}
+    if not changes:
+        raise exceptions.ValidationError({"non_field_errors": ["Aucun champ à modifier."]})
+    if "private_notes" in changes and not character.can_see_private:
+        raise PermissionDenied("Les notes privées sont au joueur et au Conteur.")
+    return _write(
+        request,
+        pk,
+        data,
+        lambda version: services.character_update(
+            character=character,
+            changes=changes,
+            version=version,
+            by=request.user,
+            storyteller=character.viewer_is_storyteller,
+        ),
+    )
+
+
+@api_view(["GET"])
+def character_history(request: Request, pk: int) -> Response:
+    character = _viewer(request, pk)
+    changes = selectors.character_history(character=character)
+    if not character.can_see_private:
+        changes = [c for c in changes if c.field != "private_notes"]
+    return Response(s.ChangeOut(changes, many=True).data)
+
+
+# --- skills and languages -------------------------------------------------------------------
+
+
+@api_view(["GET", "POST"])
+def skill_list(request: Request, pk: int) -> Response:
+    """GET: the sheet's skills and forgotten domains. POST: add or change one (`key`)."""
+    if request.method == "GET":
+        return Response(s.SkillOut(_viewer(request, pk).skills.all(), many=True).data)
+    character = _editor(request, pk)
+    data = _validated(s.SkillIn, request)
+    if not data.get("key"):
+        raise exceptions.ValidationError({"key": ["Indiquez la compétence."]})
+    return _skill_write(request, pk, character, data["key"], data)
+
+
+@api_view(["PUT", "DELETE"])
+def skill_detail(request: Request, pk: int, key: str) -> Response:
+    character = _editor(request, pk)
+    if request.method == "DELETE":
+        data = {"version": request.data.get("version")}
+        return _write(
+            request,
+            pk,
+            data,
+            lambda version: services.character_skill_remove(
+                character=character, key=key, version=version, by=request.user
+            ),
+        )
+    return _skill_write(request, pk, character, key, _validated(s.SkillIn, request))
+
+
+def _skill_write(request, pk, character, key, data) -> Response:
+    existing = next((r for r in character.skills.all() if r.key == key), None)
+    kind = existing.kind if existing else data.get("kind", SkillKind.SKILL)
+    return _write(
+        request,
+        pk,
+        data,
+        lambda version: services.character_skill_set(
+            character=character,
+            key=key,
+            kind=kind,
+            level=data["level"],
+            expertises=data.get("expertises"),
+            version=version,
+            by=request.user,
+        ),
+    )
+
+
+@api_view(["GET", "POST"])
+def language_list(request: Request, pk: int) -> Response:
+    if request.method == "GET":
+        return Response(s.LanguageOut(_viewer(request, pk).languages.all(), many=True).data)
+    character = _editor(request, pk)
+    data = _validated(s.LanguageIn, request)
+    if not data.get("key"):
+        raise exceptions.ValidationError({"key": ["Indiquez la langue."]})
+    return _language_write(request, pk, character, data["key"], data)
+
+
+@api_view(["PUT", "DELETE"])
+def language_detail(request: Request, pk: int, key: str) -> Response:
+    character = _editor(request, pk)
+    if request.method == "DELETE":
+        data = {"version": request.data.get("version")}
+        return _write(
+            request,
+            pk,
+            data,
+            lambda version: services.character_language_remove(
+                character=character, key=key, version=version, by=request.user
+            ),
+        )
+    return _language_write(request, pk, character, key, _validated(s.LanguageIn, request))
+
+
+def _language_write(request, pk, character, key, data) -> Response:
+    return _write(
+        request,
+        pk,
+        data,
+        lambda version: services.character_language_set(
+            character=character,
+            key=key,
+            level=data["level"],
+            writing=data["writing"],
+            version=version,
+            by=request.user,
+        ),
+    )
+
+
+@api_view(["GET", "PUT"])
+def entries(request: Request, pk: int, relation: str) -> Response:
+    """The classes, branches, abilities, assets or flaws the character owns (PUT replaces)."""
+    if relation not in services.COMPENDIUM_MODELS:
+        raise Http404
+    if request.method == "GET":
+        owned = getattr(_viewer(request, pk), relation).all()
+        return Response(s.EntryOut(owned, many=True).data)
+    character = _editor(request, pk)
+    data = _validated(s.EntriesIn, request)
+    return _write(
+        request,
+        pk,
+        data,
+        lambda version: services.character_entries_set(
+            character=character,
+            relation=relation,
+            ids=data["ids"],
+            version=version,
+            by=request.user,
+        ),
+    )
+
+
+# --- export and import ----------------------------------------------------------------------
+
+
+@api_view(["GET"])
+def character_export(request: Request, pk: int) -> Response:
+    """The sheet as JSON, to import elsewhere: nothing is lost on the way back."""
+    character = _viewer(request, pk)
+    data = services.character_export(character)
+    if not character.can_see_private:
+        data.pop("private_notes", None)
+    response = Response(data)
+    response["Content-Disposition"] = f'attachment; filename="personnage-{character.pk}.json"'
+    return response
+
+
+@api_view(["POST"])
+def character_import(request: Request, campaign_pk: int) -> Response:
+    """A new character of yours in this campaign from an exported sheet."""
+    campaign = campaign_get_for_member(user=request.user, pk=campaign_pk)
+    owner = _owner(request, campaign)
+    payload = request.data.get("character", request.data)
+    try:
+        character = services.character_import(
+            campaign=campaign, owner=owner, by=request.user, data=dict(payload)
+        )
+    except DjangoValidationError as error:
+        raise _django_errors(error) from error
+    return _detail(request, character.pk, status_code=201)

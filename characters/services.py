@@ -569,3 +569,211 @@ def character_stabilise(*, character: Character | int, gauge: str, by) -> list[s
     sheet.store_gauges(locked, current)
     _record_columns(locked, before=before, by=by, action=ChangeAction.STABILISE)
     return [f"{_gauge_label(gauge)} stabilisée."]
+
+
+# --- creation (§9) and import ---------------------------------------------------------------
+
+
+def _creation_entries(campaign_id: int, data: dict[str, Any]) -> dict[str, list]:
+    """The compendium entries a draft buys; only founding classes and abilities are sold at
+    creation (§9 prices nothing else)."""
+    entries = {}
+    for relation in ("classes", "abilities", "assets", "flaws"):
+        entries[relation] = _entries(campaign_id, relation, data.get(relation) or [])
+    for relation in ("classes", "abilities"):
+        if any(e.tier != "founding" for e in entries[relation]):
+            raise ValidationError(
+                {relation: "À la création, seules les classes et aptitudes fondatrices s'achètent."}
+            )
+    return entries
+
+
+def _species(campaign_id: int, value: Any) -> Species | None:
+    return _coerce_species(campaign_id, value)
+
+
+def creation_report(*, campaign, data: dict[str, Any]) -> sheet.creation.CreationReport:
+    """Points per line, total, what remains and the engine's French errors for a draft sheet.
+
+    Unknown species or entries raise ValidationError; everything else is the engine's report."""
+    species = _species(campaign.pk, data.get("species"))
+    entries = _creation_entries(campaign.pk, data)
+    return sheet.creation_report(
+        data, species=species, entries=entries, budget=campaign.creation_budget
+    )
+
+
+def report_errors(report) -> ValidationError:
+    return rule_error_to_validation_error(RuleError(report.errors))
+
+
+@transaction.atomic
+def character_create(*, campaign, owner, by, data: dict[str, Any]) -> Character:
+    """Create a character within the campaign's creation budget (§9); a sheet that breaks a
+    creation rule is refused with every French error, and nothing is saved."""
+    name = (data.get("name") or "").strip()
+    if not name:
+        raise ValidationError({"name": "Donnez un nom au personnage."})
+    species = _species(campaign.pk, data.get("species"))
+    entries = _creation_entries(campaign.pk, data)
+    report = sheet.creation_report(
+        data, species=species, entries=entries, budget=campaign.creation_budget
+    )
+    if not report.valid:
+        raise report_errors(report)
+    character = Character(
+        campaign=campaign,
+        owner=owner,
+        name=name[:120],
+        species=species,
+        lineage=(data.get("lineage") or "")[:120],
+        notes=data.get("notes") or "",
+        origin=data.get("origin", reference.CHARACTERISTIC_START),
+        combativeness=data.get("combativeness", reference.COMBATIVENESS_START),
+        updated_by=by,
+    )
+    for name_, value in (data.get("characteristics") or {}).items():
+        if name_ in reference.CHARACTERISTICS:
+            setattr(character, name_, value)
+    for gauge, value in (data.get("premices") or {}).items():
+        setattr(character, f"premice_{gauge}", value)
+    sheet.fill_at_creation(character)
+    character.full_clean(exclude=["owner", "campaign"])
+    character.save()
+    CharacterSkill.objects.bulk_create(
+        CharacterSkill(
+            character=character,
+            key=key,
+            level=value["level"],
+            expertises=_clean_expertises(value.get("expertises")),
+        )
+        for key, value in (data.get("skills") or {}).items()
+        if value.get("level") or value.get("expertises")
+    )
+    CharacterLanguage.objects.bulk_create(
+        CharacterLanguage(
+            character=character,
+            key=key,
+            level=value["level"],
+            writing=bool(value.get("writing")),
+        )
+        for key, value in (data.get("languages") or {}).items()
+        if value.get("level") or value.get("writing")
+    )
+    for relation, found in entries.items():
+        getattr(character, relation).set(found)
+    CharacterChange.objects.create(
+        character=character,
+        version=character.version,
+        field="character",
+        old_value=None,
+        new_value={"name": character.name, "creation_points": report.total},
+        action=ChangeAction.CREATE,
+        by=by,
+    )
+    return character
+
+
+EXPORT_FORMAT = "altherion.character/1"
+
+
+def character_export(character: Character) -> dict[str, Any]:
+    """The whole sheet as JSON: every stored value, skills, languages and entries by name."""
+    data: dict[str, Any] = {"format": EXPORT_FORMAT}
+    for field in SHEET_FIELDS:
+        if field == "species":
+            data["species"] = character.species.name if character.species else None
+        else:
+            data[field] = getattr(character, field)
+    data["premices"] = {g: getattr(character, f"premice_{g}") for g in reference.GAUGES}
+    data["skills"] = [
+        {"kind": r.kind, "key": r.key, "level": r.level, "expertises": list(r.expertises)}
+        for r in character.skills.all()
+    ]
+    data["languages"] = [
+        {"key": r.key, "level": r.level, "writing": r.writing} for r in character.languages.all()
+    ]
+    for relation in COMPENDIUM_MODELS:
+        data[relation] = sorted(e.name for e in getattr(character, relation).all())
+    return data
+
+
+@transaction.atomic
+def character_import(*, campaign, owner, by, data: dict[str, Any]) -> Character:
+    """Create a character from `character_export` JSON in `campaign`; species and entries are
+    matched by name in that campaign. The sheet must satisfy the rules of play (not the
+    creation budget: an imported character may have lived)."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise ValidationError({"format": f"Format inconnu : attendu « {EXPORT_FORMAT} »."})
+    character = Character(campaign=campaign, owner=owner, updated_by=by)
+    errors: dict[str, list[str]] = {}
+    for field in SHEET_FIELDS:
+        if field not in data:
+            continue
+        value = data[field]
+        if field == "species":
+            species = (
+                Species.objects.filter(campaign=campaign, name=value).first() if value else None
+            )
+            if value and species is None:
+                errors.setdefault("species", []).append(
+                    f"L'espèce « {value} » n'existe pas dans cette campagne."
+                )
+            character.species = species
+            continue
+        setattr(character, field, value)
+    for gauge, value in (data.get("premices") or {}).items():
+        if gauge in reference.GAUGES:
+            setattr(character, f"premice_{gauge}", value)
+    entries = {}
+    for relation, model in COMPENDIUM_MODELS.items():
+        names = list(data.get(relation) or [])
+        found = list(model.objects.filter(campaign=campaign, name__in=names))
+        missing = sorted(set(names) - {e.name for e in found})
+        if missing:
+            errors.setdefault(relation, []).append(
+                "Absent du compendium de la campagne : " + ", ".join(missing) + "."
+            )
+        entries[relation] = found
+    if errors:
+        raise ValidationError(errors)
+    try:
+        character.full_clean(exclude=["owner", "campaign"])
+    except ValidationError as error:
+        raise ValidationError(error.message_dict) from error
+    skills = [
+        CharacterSkill(
+            kind=_skill_kind(s["key"], s.get("kind", SkillKind.SKILL)),
+            key=s["key"],
+            level=s["level"],
+            expertises=_clean_expertises(s.get("expertises")),
+        )
+        for s in data.get("skills") or []
+    ]
+    languages = [
+        CharacterLanguage(key=lang["key"], level=lang["level"], writing=bool(lang.get("writing")))
+        for lang in data.get("languages") or []
+    ]
+    validate_sheet(character, skills=skills, languages=languages)
+    character.save()
+    for row in (*skills, *languages):
+        row.character = character
+        row.full_clean()
+    CharacterSkill.objects.bulk_create(skills)
+    CharacterLanguage.objects.bulk_create(languages)
+    for relation, found in entries.items():
+        getattr(character, relation).set(found)
+    CharacterChange.objects.create(
+        character=character,
+        version=character.version,
+        field="character",
+        new_value={"name": character.name},
+        action=ChangeAction.IMPORT,
+        by=by,
+    )
+    return character
+
+
+@transaction.atomic
+def character_delete(*, character: Character) -> None:
+    character.delete()

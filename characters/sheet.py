@@ -261,3 +261,60 @@ class ActionOutcome:
 
     columns: list[str]
     messages: tuple[str, ...] = ()
+
+
+# --- creation (§9) -------------------------------------------------------------------------
+
+
+def species_bonuses(species) -> tuple[dict[str, int], dict[str, int]]:
+    """(bonuses and maluses, favourite bonuses) of a species. Reading kept here: a favourite
+    characteristic's bonus is the species' modifier for it (the cap is 8 + that bonus, §1)."""
+    if species is None:
+        return {}, {}
+    modifiers = {k: int(v) for k, v in (species.modifiers or {}).items()}
+    favourites = {name: modifiers.get(name, 0) for name in species.favourite_characteristics or []}
+    return modifiers, favourites
+
+
+def creation_draft(data: dict[str, Any], *, species, entries: dict, budget: int) -> creation.Draft:
+    """The engine's Draft from the wizard's or the API's plain data."""
+    skills = data.get("skills") or {}
+    languages = data.get("languages") or {}
+    expertises = tuple(
+        f"{key}:{expertise}"
+        for key, value in skills.items()
+        for expertise in value.get("expertises") or []
+    ) + tuple(f"{key}:écriture" for key, value in languages.items() if value.get("writing"))
+    abilities = entries.get("abilities", [])
+    bonuses, favourites = species_bonuses(species)
+    return creation.Draft(
+        characteristics=dict(data.get("characteristics") or {}),
+        origin=data.get("origin", ref.CHARACTERISTIC_START),
+        combativeness=data.get("combativeness", ref.COMBATIVENESS_START),
+        premices=dict(data.get("premices") or {g: 15 for g in ref.GAUGES}),
+        skills={key: value.get("level", 0) for key, value in skills.items()},
+        languages={key: value.get("level", 0) for key, value in languages.items()},
+        expertises=expertises,
+        founding_classes=tuple(c.name for c in entries.get("classes", [])),
+        founding_abilities=tuple(a.name for a in abilities if a.character_class_id),
+        species_abilities=tuple(a.name for a in abilities if not a.character_class_id),
+        assets={a.name: a.cost for a in entries.get("assets", [])},
+        flaws={f.name: f.value for f in entries.get("flaws", [])},
+        species_bonuses=bonuses,
+        favourite_bonuses=favourites,
+        budget=budget,
+    )
+
+
+def creation_report(data, *, species, entries, budget) -> creation.CreationReport:
+    return creation.evaluate(creation_draft(data, species=species, entries=entries, budget=budget))
+
+
+def fill_at_creation(character) -> None:
+    """A new character starts with full gauges (§3) and full point pools (§1)."""
+    maxima = gauge_maxima(character)
+    for gauge in ref.GAUGES:
+        setattr(character, f"{gauge}_current", maxima[gauge])
+    rows = rules_sheet.row_scores(characteristics(character))
+    for row in ref.ROWS:
+        setattr(character, f"{row}_points", rows[row])

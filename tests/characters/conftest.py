@@ -47,3 +47,37 @@ def make_character(campaign, player):
 @pytest.fixture
 def character(make_character):
     return make_character(skills=[("melee", 2), ("sport", 1)], languages=[("occidental", 5)])
+
+
+@pytest.fixture
+def creation_data(compendium):
+    """A sheet worth exactly 75 creation points (§9 costs): characteristics 26, Combativité 5,
+    skills 26, Occidental 5 = 10, one expertise 1, a founding class 3 and ability 1, an asset 3."""
+    return {
+        "name": "Aelis",
+        "characteristics": {
+            "strength": 8,
+            "vigor": 6,
+            "agility": 6,
+            "power": 4,
+            "charisma": 4,
+            "perception": 4,
+            "intellect": 4,
+            "will": 4,
+            "wisdom": 4,
+        },
+        "origin": 2,
+        "combativeness": 2,
+        "premices": {"vitality": 20, "energy": 15, "confidence": 10},
+        "skills": {
+            "melee": {"level": 5, "expertises": ["Haches"]},
+            "tir": {"level": 3, "expertises": []},
+            "sport": {"level": 3, "expertises": []},
+            "vigilance": {"level": 2, "expertises": []},
+        },
+        "languages": {"occidental": {"level": 5, "writing": False}},
+        "classes": [compendium["class"].pk],
+        "abilities": [compendium["ability"].pk],
+        "assets": [compendium["asset"].pk],
+        "flaws": [],
+    }

@@ -1,0 +1,198 @@
+"""API shapes: input serializers check types and ranges; output serializers show the sheet with
+its derived values (from `rules`). Input and output are kept apart; services decide the rest."""
+
+from rest_framework import serializers
+
+from characters import sheet
+from characters.fields import SHEET_FIELDS
+from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
+from rules import reference
+
+
+def _input_field(spec) -> serializers.Field:
+    if spec.kind == "int":
+        return serializers.IntegerField(min_value=spec.low, max_value=spec.high, required=False)
+    if spec.kind == "bool":
+        return serializers.BooleanField(required=False)
+    if spec.kind == "choice":
+        return serializers.ChoiceField(choices=spec.choices, required=False)
+    if spec.kind == "species":
+        return serializers.IntegerField(allow_null=True, required=False)
+    return serializers.CharField(max_length=spec.high, allow_blank=True, required=False)
+
+
+class CharacterPatchIn(serializers.Serializer):
+    """PATCH: any editable fields, plus the version they were read at (or an If-Match header)."""
+
+    version = serializers.IntegerField(min_value=1, required=False)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, spec in SHEET_FIELDS.items():
+            fields[name] = _input_field(spec)
+        return fields
+
+
+class SkillOut(serializers.ModelSerializer):
+    label = serializers.CharField(read_only=True)
+    category = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = CharacterSkill
+        fields = ["key", "kind", "label", "category", "level", "expertises"]
+
+
+class SkillIn(serializers.Serializer):
+    key = serializers.CharField(max_length=120, required=False)
+    kind = serializers.ChoiceField(choices=["skill", "forgotten_domain"], default="skill")
+    level = serializers.IntegerField(min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX)
+    expertises = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, max_length=50
+    )
+    version = serializers.IntegerField(min_value=1, required=False)
+
+
+class LanguageOut(serializers.ModelSerializer):
+    label = serializers.CharField(source="get_key_display", read_only=True)
+    level_meaning = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = CharacterLanguage
+        fields = ["key", "label", "level", "writing", "level_meaning"]
+
+
+class LanguageIn(serializers.Serializer):
+    key = serializers.ChoiceField(
+        choices=[lang.key for lang in reference.LANGUAGES], required=False
+    )
+    level = serializers.IntegerField(min_value=0, max_value=10)
+    writing = serializers.BooleanField(default=False)
+    version = serializers.IntegerField(min_value=1, required=False)
+
+
+class EntriesIn(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=200)
+    version = serializers.IntegerField(min_value=1, required=False)
+
+
+class EntryOut(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+
+
+class CharacterSummaryOut(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.get_username")
+
+    class Meta:
+        model = Character
+        fields = ["id", "campaign", "name", "owner", "version", "updated_at"]
+
+
+class CharacterOut(serializers.ModelSerializer):
+    """The full sheet: stored values, rows, owned entries and every derived value."""
+
+    owner = serializers.CharField(source="owner.get_username")
+    updated_by = serializers.CharField(source="updated_by.get_username", default=None)
+    species = EntryOut(allow_null=True)
+    premices = serializers.SerializerMethodField()
+    skills = SkillOut(many=True)
+    languages = LanguageOut(many=True)
+    classes = EntryOut(many=True)
+    branches = EntryOut(many=True)
+    abilities = EntryOut(many=True)
+    assets = EntryOut(many=True)
+    flaws = EntryOut(many=True)
+    derived = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Character
+        fields = [
+            "id",
+            "campaign",
+            "owner",
+            "version",
+            "updated_at",
+            "updated_by",
+            *(f for f in SHEET_FIELDS if f not in ("species", "private_notes")),
+            "species",
+            "private_notes",
+            "premices",
+            "skills",
+            "languages",
+            "classes",
+            "branches",
+            "abilities",
+            "assets",
+            "flaws",
+            "derived",
+        ]
+
+    def get_premices(self, character) -> dict:
+        return {g: getattr(character, f"premice_{g}") for g in reference.GAUGES}
+
+    def get_derived(self, character) -> dict:
+        return sheet.derive(character).to_dict()
+
+    def to_representation(self, character):
+        data = super().to_representation(character)
+        if not getattr(character, "can_see_private", False):
+            data.pop("private_notes", None)
+        return data
+
+
+class ChangeOut(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.get_username", default=None)
+
+    class Meta:
+        model = CharacterChange
+        fields = ["id", "version", "field", "old_value", "new_value", "action", "by", "at"]
+
+
+class CreationIn(serializers.Serializer):
+    """A new character: the same data the wizard sends (`characters.services.character_create`)."""
+
+    name = serializers.CharField(max_length=120)
+    species = serializers.IntegerField(allow_null=True, required=False)
+    lineage = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    notes = serializers.CharField(max_length=20_000, allow_blank=True, required=False)
+    characteristics = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=20), required=False
+    )
+    origin = serializers.IntegerField(min_value=0, max_value=20, required=False)
+    combativeness = serializers.IntegerField(min_value=0, max_value=10, required=False)
+    premices = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=45), required=False
+    )
+    skills = serializers.DictField(child=serializers.DictField(), required=False)
+    languages = serializers.DictField(child=serializers.DictField(), required=False)
+    classes = serializers.ListField(child=serializers.IntegerField(), required=False)
+    abilities = serializers.ListField(child=serializers.IntegerField(), required=False)
+    assets = serializers.ListField(child=serializers.IntegerField(), required=False)
+    flaws = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+    def validate_characteristics(self, value):
+        unknown = set(value) - set(reference.CHARACTERISTICS)
+        if unknown:
+            raise serializers.ValidationError(f"Caractéristiques inconnues : {sorted(unknown)}.")
+        return value
+
+    def validate_skills(self, value):
+        return {k: _level_entry(v, ("level", "expertises")) for k, v in value.items()}
+
+    def validate_languages(self, value):
+        return {k: _level_entry(v, ("level", "writing")) for k, v in value.items()}
+
+
+def _level_entry(value: dict, keys) -> dict:
+    level = value.get("level", 0)
+    if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 10:
+        raise serializers.ValidationError("Le niveau doit être un entier entre 0 et 10.")
+    entry = {"level": level}
+    if "expertises" in keys:
+        expertises = value.get("expertises") or []
+        if not isinstance(expertises, list) or not all(isinstance(e, str) for e in expertises):
+            raise serializers.ValidationError("Les expertises sont une liste de textes.")
+        entry["expertises"] = expertises
+    if "writing" in keys:
+        entry["writing"] = bool(value.get("writing"))
+    return entry

@@ -1,0 +1,228 @@
+"""The character API: same services, same checks as the pages; conflicts as 409 or 412."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from characters.models import Character, CharacterChange, CharacterSkill
+from rules import reference
+from rules import sheet as rules_sheet
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def detail(character):
+    return f"/api/characters/{character.pk}/"
+
+
+def test_detail_has_derived_values_and_an_etag(api, player, character):
+    api.force_authenticate(player)
+    response = api.get(detail(character))
+    assert response.status_code == 200
+    assert response["ETag"] == '"1"'
+    data = response.json()
+    scores = rules_sheet.sheet_scores(rules_sheet.Characteristics())
+    assert data["derived"]["might"] == scores.might
+    assert data["derived"]["columns"] == scores.columns
+    assert data["derived"]["gauge_maxima"] == {"vitality": 15, "energy": 15, "confidence": 15}
+    assert [s["key"] for s in data["skills"]] == ["melee", "sport"]
+    assert data["languages"][0]["level_meaning"] == reference.LANGUAGE_LEVELS[5]
+    assert "private_notes" in data
+
+
+def test_members_read_outsiders_get_404(api, other_player, outsider, character):
+    api.force_authenticate(other_player)
+    data = api.get(detail(character)).json()
+    assert "private_notes" not in data
+    assert (
+        api.patch(detail(character), {"karma": 1, "version": 1}, format="json").status_code == 403
+    )
+    api.force_authenticate(outsider)
+    assert api.get(detail(character)).status_code == 404
+    assert api.get(f"/api/characters/{character.pk}/export/").status_code == 404
+    assert api.get("/api/characters/").json() == []
+
+
+def test_anonymous_gets_401(api, character):
+    assert api.get(detail(character)).status_code == 401
+
+
+def test_patch_with_version_saves_and_returns_the_new_derived_values(api, player, character):
+    api.force_authenticate(player)
+    response = api.patch(detail(character), {"strength": 8, "version": 1}, format="json")
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    scores = rules_sheet.sheet_scores(rules_sheet.Characteristics(strength=8))
+    assert (data["strength"], data["version"], data["derived"]["might"]) == (8, 2, scores.might)
+    assert response["ETag"] == '"2"'
+
+
+def test_patch_without_a_version_is_428(api, player, character):
+    api.force_authenticate(player)
+    assert api.patch(detail(character), {"karma": 1}, format="json").status_code == 428
+
+
+def test_stale_version_on_the_same_field_is_409_with_the_current_state(
+    api, player, storyteller, character
+):
+    api.force_authenticate(storyteller)
+    api.patch(detail(character), {"strength": 4, "version": 1}, format="json")
+    api.force_authenticate(player)
+    response = api.patch(detail(character), {"strength": 6, "version": 1}, format="json")
+    assert response.status_code == 409
+    data = response.json()
+    assert (data["field"], data["current_value"], data["changed_by"]) == ("strength", 4, "conteur")
+    assert data["character"]["strength"] == 4 and data["character"]["version"] == 2
+    assert "Modifié entre-temps par conteur" in data["detail"]
+    # A different field from the same stale version succeeds.
+    response = api.patch(detail(character), {"karma": 3, "version": 1}, format="json")
+    assert response.status_code == 200
+
+
+def test_if_match_stale_is_412(api, player, storyteller, character):
+    api.force_authenticate(storyteller)
+    api.patch(detail(character), {"fortune": 2}, format="json", HTTP_IF_MATCH='"1"')
+    api.force_authenticate(player)
+    response = api.patch(detail(character), {"fortune": 1}, format="json", HTTP_IF_MATCH='"1"')
+    assert response.status_code == 412
+    assert response.json()["current_value"] == 2
+
+
+def test_rules_errors_are_400_in_french(api, player, character):
+    api.force_authenticate(player)
+    response = api.patch(detail(character), {"personal_hope": 4, "version": 1}, format="json")
+    assert response.status_code == 400
+    assert "L'espoir personnel ne peut dépasser 1." in str(response.json())
+    response = api.patch(detail(character), {"fortune": 6, "version": 1}, format="json")
+    assert response.status_code == 400
+
+
+def test_skills_and_languages_sub_resources(api, player, character):
+    api.force_authenticate(player)
+    url = f"/api/characters/{character.pk}/skills/"
+    response = api.post(
+        url, {"key": "tir", "level": 2, "expertises": ["Arcs"], "version": 1}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    assert {"key": "tir", "level": 2}.items() <= next(
+        s for s in response.json()["skills"] if s["key"] == "tir"
+    ).items()
+    response = api.put(f"{url}melee/", {"level": 4}, format="json", HTTP_IF_MATCH='"2"')
+    assert response.status_code == 200
+    response = api.delete(f"{url}sport/", {"version": 3}, format="json")
+    assert response.status_code == 200
+    assert [s["key"] for s in api.get(url).json()] == ["melee", "tir"]
+    url = f"/api/characters/{character.pk}/languages/"
+    response = api.post(url, {"key": "central", "level": 3, "version": 4}, format="json")
+    assert response.status_code == 200
+    response = api.post(url, {"key": "vrai_primordial", "level": 2, "version": 5}, format="json")
+    assert response.status_code == 400
+    assert "Vrai Primordial" in str(response.json())
+
+
+def test_entries_sub_resource(api, player, character, compendium):
+    api.force_authenticate(player)
+    url = f"/api/characters/{character.pk}/entries/assets/"
+    response = api.put(url, {"ids": [compendium["asset"].pk], "version": 1}, format="json")
+    assert response.status_code == 200
+    assert api.get(url).json() == [{"id": compendium["asset"].pk, "name": "Riche"}]
+    response = api.put(url, {"ids": [999999], "version": 2}, format="json")
+    assert response.status_code == 400
+
+
+def test_create_at_75_points_and_refusals(api, player, campaign, creation_data):
+    api.force_authenticate(player)
+    response = api.post(
+        "/api/characters/", {**creation_data, "campaign": campaign.pk}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["owner"] == "aelis"
+
+    over = {**creation_data, "campaign": campaign.pk, "name": "Trop"}
+    over["characteristics"] = {**creation_data["characteristics"], "wisdom": 5}
+    response = api.post("/api/characters/", over, format="json")
+    assert response.status_code == 400
+    assert "dépassé de 1 point" in str(response.json())
+
+    capped = {**creation_data, "campaign": campaign.pk, "name": "Fort"}
+    capped["characteristics"] = {**creation_data["characteristics"], "strength": 9, "vigor": 5}
+    response = api.post("/api/characters/", capped, format="json")
+    assert response.status_code == 400
+    assert "Force ne peut dépasser 8." in str(response.json())
+    assert Character.objects.count() == 1
+
+
+def test_create_with_a_flaw_refund_through_the_api(
+    api, player, campaign, creation_data, compendium
+):
+    api.force_authenticate(player)
+    data = {**creation_data, "campaign": campaign.pk, "flaws": [compendium["flaw"].pk]}
+    data["characteristics"] = {**creation_data["characteristics"], "wisdom": 6}
+    response = api.post("/api/characters/", data, format="json")
+    assert response.status_code == 201, response.json()
+
+
+def test_outsider_cannot_create_in_a_campaign(api, outsider, campaign, creation_data):
+    api.force_authenticate(outsider)
+    response = api.post(
+        "/api/characters/", {**creation_data, "campaign": campaign.pk}, format="json"
+    )
+    assert response.status_code == 404
+
+
+def test_export_then_import_loses_nothing(api, player, storyteller, campaign, creation_data):
+    api.force_authenticate(player)
+    created = api.post(
+        "/api/characters/", {**creation_data, "campaign": campaign.pk}, format="json"
+    )
+    pk = created.json()["id"]
+    api.patch(
+        f"/api/characters/{pk}/",
+        {"private_notes": "Secret", "vitality_scars": 3, "karma": -2, "version": 1},
+        format="json",
+    )
+    exported = api.get(f"/api/characters/{pk}/export/").json()
+    response = api.post(f"/api/campaigns/{campaign.pk}/characters/import/", exported, format="json")
+    assert response.status_code == 201, response.json()
+    again = api.get(f"/api/characters/{response.json()['id']}/export/").json()
+    assert again == exported
+    assert CharacterChange.objects.filter(action="import").count() == 1
+
+
+def test_import_refuses_bad_data_and_saves_nothing(api, player, campaign):
+    api.force_authenticate(player)
+    url = f"/api/campaigns/{campaign.pk}/characters/import/"
+    assert api.post(url, {"name": "X"}, format="json").status_code == 400
+    bad = {"format": "altherion.character/1", "name": "X", "fortune": 9}
+    assert api.post(url, bad, format="json").status_code == 400
+    assert not Character.objects.exists()
+
+
+def test_history_endpoint(api, player, character):
+    api.force_authenticate(player)
+    api.patch(detail(character), {"karma": 5, "version": 1}, format="json")
+    rows = api.get(f"/api/characters/{character.pk}/history/").json()
+    assert rows[0]["field"] == "karma" and rows[0]["old_value"] == 0 and rows[0]["by"] == "aelis"
+
+
+def test_detail_queries_do_not_grow(api, player, make_character, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    small, big = make_character(name="Petit"), make_character(name="Grand")
+    CharacterSkill.objects.create(character=small, key="melee", level=1)
+    CharacterSkill.objects.bulk_create(
+        CharacterSkill(character=big, key=s.key, level=1) for s in reference.SKILLS[:20]
+    )
+    CharacterChange.objects.bulk_create(
+        CharacterChange(character=big, version=1, field="karma", by=player) for _ in range(50)
+    )
+    api.force_authenticate(player)
+    with CaptureQueriesContext(connection) as queries:
+        assert api.get(detail(small)).status_code == 200
+    with django_assert_max_num_queries(len(queries)):
+        assert api.get(detail(big)).status_code == 200
