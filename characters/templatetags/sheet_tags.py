@@ -127,3 +127,8 @@ def history_value(value) -> str:
             parts.append(_("écriture"))
         return " · ".join(parts)
     return str(value)
+
+
+@register.filter
+def get_item(mapping, key):
+    return mapping.get(key) if mapping else None

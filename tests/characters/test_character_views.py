@@ -317,3 +317,12 @@ def test_page_queries_do_not_grow_with_skills_or_history(
         assert client.get(url).status_code == 200
     with django_assert_max_num_queries(len(small_queries)):
         assert client.get(reverse(f"characters:{page}", args=[big.pk])).status_code == 200
+
+
+def test_the_campaign_dashboard_lists_sheets_and_offers_creation(client, player, character):
+    client.force_login(player)
+    response = client.get(reverse("campaigns:dashboard", args=[character.campaign_id]))
+    body = response.content.decode()
+    assert sheet_url(character) in body
+    assert reverse("characters:create", args=[character.campaign_id]) in body
+    assert "Créer un personnage" in body
