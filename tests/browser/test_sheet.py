@@ -1,0 +1,68 @@
+"""The sheet in a real browser: in-place edits swap derived values without a reload, and a stale
+edit from a second tab shows who changed the field."""
+
+import pytest
+
+from characters.models import Character
+from rules import sheet as rules_sheet
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Nom d’utilisateur").fill(username)
+    page.get_by_label("Mot de passe").fill("correct-horse-battery")
+    page.get_by_role("button", name="Se connecter").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+@pytest.fixture
+def sheet(campaign, player):
+    return Character.objects.create(campaign=campaign, owner=player, name="Aelis")
+
+
+def test_edit_force_in_place_then_a_stale_tab_sees_the_conflict(new_page, sheet, storyteller):
+    url = f"/characters/{sheet.pk}/"
+    after = rules_sheet.sheet_scores(rules_sheet.Characteristics(strength=8))
+    before = rules_sheet.sheet_scores(rules_sheet.Characteristics())
+
+    # The Conteur opens Force for editing in a second tab, on version 1.
+    stale = new_page()
+    log_in(stale, "conteur")
+    stale.goto(url)
+    stale.locator("#f-strength a.editable").click()
+    stale.locator("#id_value_strength").wait_for()
+
+    page = new_page()
+    log_in(page, "aelis")
+    page.goto(url)
+    page.evaluate("window.notReloaded = true")
+    vitality_rest = page.locator("#gauge-vitality-rest")
+    assert page.locator("#score-body").inner_text() == str(before.columns["body"])
+    assert f"+{before.might}" in vitality_rest.inner_text()
+
+    # Escape cancels an edit; click, type, Enter saves it.
+    page.locator("#f-strength a.editable").click()
+    page.locator("#id_value_strength").press("Escape")
+    page.locator("#f-strength a.editable").wait_for()
+    page.locator("#f-strength a.editable").click()
+    page.locator("#id_value_strength").fill("8")
+    page.locator("#id_value_strength").press("Enter")
+
+    page.wait_for_function(
+        "expected => document.querySelector('#score-body').innerText.trim() === expected",
+        arg=str(after.columns["body"]),
+    )
+    assert page.locator("#might").inner_text() == str(after.might)
+    assert page.locator("#harmony").inner_text() == str(after.harmony)
+    assert f"+{after.might}" in vitality_rest.inner_text()
+    assert page.locator("#f-strength .value").inner_text() == "8"
+    assert page.evaluate("window.notReloaded") is True
+
+    # The stale tab submits its own value for Force: refused, with who and the current value.
+    stale.locator("#id_value_strength").fill("5")
+    stale.locator("#id_value_strength").press("Enter")
+    stale.get_by_text("Modifié entre-temps par aelis : valeur actuelle 8.").wait_for()
+    sheet.refresh_from_db()
+    assert sheet.strength == 8
