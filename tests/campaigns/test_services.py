@@ -297,6 +297,8 @@ def test_seed_demo_loads_the_demo_campaign():
     assert campaign.name == "Les Brumes d'Emeshar"
     assert "conteur / altherion-demo" in out.getvalue()
     assert campaign.memberships.get(role=Role.STORYTELLER).user.username == "conteur"
+    owners = campaign.characters.values_list("owner__username", flat=True)
+    assert sorted(owners) == ["aelis", "brann"]  # characters.demo, once each
 
 
 # --- concurrency (PostgreSQL: real row locks) -----------------------------------------------

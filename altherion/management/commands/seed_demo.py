@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 
 from altherion.demo import DEMO_USERS, demo_users_seed
 from campaigns.demo import demo_campaign_seed
+from characters.demo import demo_characters_seed
 
 
 class Command(BaseCommand):
@@ -10,6 +11,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         users = demo_users_seed()
         campaign = demo_campaign_seed(users=users)
+        demo_characters_seed(campaign=campaign, users=users)
         self.stdout.write(self.style.SUCCESS("Données de démonstration prêtes."))
         self.stdout.write(f"Campagne de démonstration : {campaign.name}")
         self.stdout.write("Identifiants de démonstration :")
