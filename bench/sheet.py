@@ -1,0 +1,259 @@
+"""`make bench` — the character sheet page and the API detail under concurrent load.
+
+Starts gunicorn on 127.0.0.1 (a free port) against PostgreSQL `altherion_bench` (recreated),
+seeds a campaign with a character of 20 skills and 50 history rows, then loads three URLs with a
+bounded pool of Python threads (http.client, keep-alive): a minimal login-protected Django view
+(the floor), the sheet page and the API detail. Prints requests/s, p50 and p99 of each and the
+ratios to the floor. Settings: BENCH_SECONDS (8), BENCH_CONCURRENCY (8), BENCH_WORKERS (2),
+BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/altherion_bench).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
+CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "8"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+MAX_REQUESTS = 20_000  # per target: the load is bounded whatever the machine
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/altherion_bench"
+)
+
+SEED = r"""
+import json
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from rest_framework.authtoken.models import Token
+from campaigns.models import Membership, Role
+from campaigns.services import campaign_create
+from characters.models import Character, CharacterChange, CharacterSkill
+from rules import reference
+
+User = get_user_model()
+storyteller = User.objects.create_user("conteur", password="bench-password-42")
+player = User.objects.create_user("aelis", password="bench-password-42")
+campaign = campaign_create(creator=storyteller, name="Bench")
+Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+character = Character.objects.create(campaign=campaign, owner=player, name="Aelis")
+CharacterSkill.objects.bulk_create(
+    CharacterSkill(character=character, key=s.key, level=3, expertises=["Une"])
+    for s in reference.SKILLS[:20]
+)
+CharacterChange.objects.bulk_create(
+    CharacterChange(character=character, version=1, field="karma", old_value=0, new_value=1, by=player)
+    for _ in range(50)
+)
+session = SessionStore()
+session["_auth_user_id"] = str(player.pk)
+session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+session["_auth_user_hash"] = player.get_session_auth_hash()
+session.create()
+print("BENCH-SEED " + json.dumps({
+    "character": character.pk,
+    "session": session.session_key,
+    "token": Token.objects.create(user=player).key,
+}))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def environment() -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": DATABASE_URL,
+        "SECRET_KEY": "bench-only-secret-key-0123456789-0123456789-0123456789",
+        "DEBUG": "0",
+        "HTTPS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "_sheet_settings",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "bench"), str(ROOT)]),
+    }
+
+
+def recreate_database() -> None:
+    import psycopg
+
+    url = urlparse(DATABASE_URL)
+    name = url.path.lstrip("/")
+    admin = url._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def manage(*args: str, env) -> str:
+    result = subprocess.run(
+        [PYTHON, str(ROOT / "manage.py"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(f"manage.py {args[0]} failed")
+    return result.stdout
+
+
+def wait_until_up(port: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("gunicorn exited early")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer within 30 s")
+
+
+def load(port: int, path: str, headers: dict[str, str]) -> dict[str, float]:
+    """Hit `path` from CONCURRENCY threads for SECONDS (at most MAX_REQUESTS in all)."""
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+    stop_at = time.monotonic() + SECONDS
+    budget = [MAX_REQUESTS]
+
+    def worker() -> None:
+        nonlocal errors
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine: list[float] = []
+        bad = 0
+        while time.monotonic() < stop_at:
+            with lock:
+                if budget[0] <= 0:
+                    break
+                budget[0] -= 1
+            start = time.perf_counter()
+            try:
+                conn.request("GET", path, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                if response.status != 200:
+                    bad += 1
+            except (OSError, http.client.HTTPException):
+                bad += 1
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                continue
+            mine.append(time.perf_counter() - start)
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+            errors += bad
+
+    for _ in range(10):  # warm up: connections, caches, the first template compile
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", path, headers=headers)
+        status = conn.getresponse()
+        status.read()
+        if status.status != 200:
+            raise SystemExit(f"{path} answered {status.status} during warm-up")
+        conn.close()
+    started = time.monotonic()
+    threads = [threading.Thread(target=worker) for _ in range(CONCURRENCY)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "errors": errors,
+        "rps": len(latencies) / elapsed,
+        "p50": statistics.median(latencies) * 1000,
+        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+    }
+
+
+def main() -> int:
+    env = environment()
+    recreate_database()
+    manage("migrate", "--noinput", env=env)
+    seed_out = manage("shell", "-c", SEED, env=env)
+    seed = json.loads(seed_out.split("BENCH-SEED ", 1)[1].splitlines()[0])
+    port = free_port()
+    gunicorn = subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "gunicorn",
+            "altherion.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(WORKERS),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        wait_until_up(port, gunicorn)
+        cookie = {"Cookie": f"sessionid={seed['session']}"}
+        targets = [
+            ("floor (minimal view)", "/bench/floor", cookie),
+            ("sheet page", f"/characters/{seed['character']}/", cookie),
+            (
+                "API detail",
+                f"/api/characters/{seed['character']}/",
+                {"Authorization": f"Token {seed['token']}", "Accept": "application/json"},
+            ),
+        ]
+        print(
+            f"gunicorn {WORKERS} workers · {CONCURRENCY} concurrent clients · {SECONDS:g} s each"
+            f" · PostgreSQL · character with 20 skills and 50 history rows"
+        )
+        print(f"{'target':<22}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
+        results = {}
+        for label, path, headers in targets:
+            result = load(port, path, headers)
+            results[label] = result
+            print(
+                f"{label:<22}{result['rps']:>10.1f}{result['p50']:>10.1f}"
+                f"{result['p99']:>10.1f}{result['errors']:>8}"
+            )
+        floor = results["floor (minimal view)"]
+        for label in ("sheet page", "API detail"):
+            result = results[label]
+            print(
+                f"ratio {label}/floor: throughput {result['rps'] / floor['rps']:.2f}×, "
+                f"p50 {result['p50'] / floor['p50']:.1f}×, p99 {result['p99'] / floor['p99']:.1f}×"
+            )
+        return 1 if any(r["errors"] for r in results.values()) else 0
+    finally:
+        gunicorn.terminate()
+        try:
+            gunicorn.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            gunicorn.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
