@@ -6,7 +6,10 @@ import pytest
 import yaml
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
-from django.urls import reverse
+from django.urls import include, reverse
+from django.urls import path as route
+from drf_spectacular.drainage import GENERATOR_STATS
+from drf_spectacular.generators import SchemaGenerator
 
 from campaigns import api_urls
 
@@ -19,14 +22,35 @@ SUCCESS = {"get": "200", "post": ("200", "201"), "patch": "200", "delete": "204"
 def schema(tmp_path_factory, django_db_blocker):
     path = tmp_path_factory.mktemp("schema") / "schema.yaml"
     with django_db_blocker.unblock():
-        # --fail-on-warn: a serializer the generator had to guess at fails the test.
-        call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(path))
+        call_command("spectacular", "--validate", "--file", str(path))
     return yaml.safe_load(path.read_text())
 
 
+def test_the_campaign_api_alone_generates_without_a_warning():
+    """The campaign routes on their own, so another app's unfinished views cannot hide ours."""
+    GENERATOR_STATS.reset()
+    generator = SchemaGenerator(patterns=[route("api/", include("campaigns.api_urls"))])
+    generator.get_schema(request=None, public=True)
+    assert not GENERATOR_STATS._warn_cache, dict(GENERATOR_STATS._warn_cache)
+    assert not GENERATOR_STATS._error_cache, dict(GENERATOR_STATS._error_cache)
+
+
+def test_the_schema_generates_without_a_single_warning(tmp_path):
+    # --fail-on-warn: a serializer or path parameter the generator had to guess at fails.
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml")
+    )
+
+
+def campaign_routes() -> set[str]:
+    """The campaign API's paths, each parameter written `{}`."""
+    return {"/api/" + re.sub(r"<[^>]+>", "{}", str(p.pattern)) for p in api_urls.urlpatterns}
+
+
 def campaign_operations(schema):
+    routes = campaign_routes()
     for path, operations in schema["paths"].items():
-        if path.startswith("/api/campaigns/") or path == "/api/invitations/accept/":
+        if re.sub(r"\{[^}]+\}", "{}", path) in routes:
             for method, operation in operations.items():
                 if method in SUCCESS:
                     yield path, method, operation
@@ -34,9 +58,7 @@ def campaign_operations(schema):
 
 def test_every_campaign_route_is_in_the_schema(schema):
     documented = {re.sub(r"\{[^}]+\}", "{}", path) for path in schema["paths"]}
-    for pattern in api_urls.urlpatterns:
-        route = "/api/" + re.sub(r"<[^>]+>", "{}", str(pattern.pattern))
-        assert route in documented, route
+    assert campaign_routes() <= documented
 
 
 def test_every_operation_documents_its_success_and_its_errors(schema):
