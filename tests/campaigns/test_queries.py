@@ -21,6 +21,7 @@ from campaigns.models import (
     Species,
 )
 from campaigns.services import campaign_create, invitation_create
+from characters.models import Character
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,10 @@ def grow(campaign, storyteller, make_user, start, count):
     for i in range(start, start + count):
         user = make_user(f"joueur{i}")
         Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
+        species = Species.objects.create(
+            campaign=campaign, name=f"Espèce {i}", modifiers={"will": 1}
+        )
+        Character.objects.create(campaign=campaign, owner=user, name=f"Perso {i}", species=species)
         arc = Arc.objects.create(campaign=campaign, title=f"Arc {i}")
         PlaySession.objects.create(
             campaign=campaign,
@@ -41,7 +46,6 @@ def grow(campaign, storyteller, make_user, start, count):
         character_class = CharacterClass.objects.create(campaign=campaign, name=f"Classe {i}")
         Branch.objects.create(campaign=campaign, character_class=character_class, name="Voie")
         Ability.objects.create(campaign=campaign, character_class=character_class, name=f"Apt {i}")
-        Species.objects.create(campaign=campaign, name=f"Espèce {i}", modifiers={"will": 1})
         Asset.objects.create(campaign=campaign, name=f"Atout {i}")
         Flaw.objects.create(campaign=campaign, name=f"Handicap {i}")
         # a campaign of one's own, for "Mes campagnes"
