@@ -6,10 +6,11 @@ on a Conteur-only action); every object is then looked up inside that campaign.
 
 import copy
 from dataclasses import dataclass
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -47,6 +48,20 @@ class HtmxHttpRequest(HttpRequest):
 
 def _error_message(error: ValidationError) -> str:
     return " ".join(error.messages)
+
+
+def explains_refusal(view):
+    """A player on a Conteur-only page gets a 403 page in French saying why, with a way back."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PermissionDenied as error:
+            context = {"message": str(error), "campaign_pk": kwargs.get("pk")}
+            return render(request, "campaigns/forbidden.html", context, status=403)
+
+    return wrapper
 
 
 # --- my campaigns ---------------------------------------------------------------------------
@@ -90,6 +105,7 @@ def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/dashboard.html", context)
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -128,6 +144,7 @@ def members(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/members.html", context)
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def member_remove(request: HtmxHttpRequest, pk: int, membership_pk: int) -> HttpResponse:
@@ -151,6 +168,7 @@ def member_remove(request: HtmxHttpRequest, pk: int, membership_pk: int) -> Http
     )
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_over(request: HtmxHttpRequest, pk: int, membership_pk: int) -> HttpResponse:
@@ -197,6 +215,7 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@explains_refusal
 @login_required
 @require_GET
 def invitations(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -210,6 +229,7 @@ def invitations(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/invitations.html", context)
 
 
+@explains_refusal
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
@@ -247,6 +267,7 @@ def invitation_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@explains_refusal
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
@@ -317,6 +338,7 @@ def _arc_form_page(request, campaign, form, arc=None) -> HttpResponse:
     )
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def arc_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -348,6 +370,7 @@ def arc_detail(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
     return render(request, "campaigns/arc_detail.html", context)
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def arc_edit(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
@@ -365,6 +388,7 @@ def arc_edit(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
     return _arc_form_page(request, campaign, form, arc)
 
 
+@explains_refusal
 @login_required
 @require_POST
 def arc_close(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
@@ -374,6 +398,7 @@ def arc_close(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
     return redirect("campaigns:arc_detail", pk=campaign.pk, arc_pk=arc.pk)
 
 
+@explains_refusal
 @login_required
 @require_POST
 def arc_reopen(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
@@ -406,6 +431,7 @@ def _session_form_page(request, campaign, form, play_session=None) -> HttpRespon
     )
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -440,6 +466,7 @@ def session_detail(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpRe
     return render(request, "campaigns/session_detail.html", context)
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_edit(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
@@ -457,6 +484,7 @@ def session_edit(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResp
     return _session_form_page(request, campaign, form, play_session)
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_delete(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
@@ -564,6 +592,7 @@ def compendium(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "campaigns/compendium.html", context)
 
 
+@explains_refusal
 @login_required
 @require_POST
 def compendium_examples(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -584,6 +613,7 @@ def _row(request, campaign, section, entry) -> HttpResponse:
     )
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
@@ -608,6 +638,7 @@ def entry_create(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
     return render(request, "campaigns/compendium/entry_form.html", context)
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
@@ -638,6 +669,7 @@ def entry_edit(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) -> H
     return render(request, "campaigns/compendium/entry_form.html", context)
 
 
+@explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")

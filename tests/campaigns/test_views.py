@@ -492,3 +492,11 @@ def test_campaign_pages_have_no_inline_script(campaign, arc, play_session, invit
         body = storyteller_client.get(page).content.decode()
         assert not inline_script.search(body), page
         assert not inline_handler.search(body), page
+
+
+def test_a_player_is_told_in_french_why_an_action_is_refused(campaign, player_client):
+    response = player_client.get(url("settings", campaign.pk))
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "Seul le Conteur de la campagne peut faire cela." in body
+    assert url("dashboard", campaign.pk) in body
