@@ -135,7 +135,7 @@ class ApiErrorSerializer(serializers.Serializer):
 
 
 ERROR_DESCRIPTIONS = {
-    "400": "Requête invalide : le détail par champ est dans `errors`.",
+    "400": "Requête refusée : la raison dans `detail`, le détail par champ dans `errors`.",
     "401": "Authentification requise (session ou en-tête `Authorization: Token …`).",
     "403": "Action réservée au Conteur de la campagne (ou jeton CSRF manquant).",
     "404": "Introuvable, ou hors des campagnes dont vous êtes membre.",
@@ -177,7 +177,8 @@ class ApiSchema(AutoSchema):
         codes = ["401", "404"]
         if self.method != "GET" or getattr(self.view, "storyteller_reads", False):
             codes.append("403")
-        if self.get_request_serializer() is not None or getattr(self.view, "filterset_class", None):
+        # Any write may be refused by a service's rule; a read, by its filters.
+        if self.method != "GET" or getattr(self.view, "filterset_class", None):
             codes.append("400")
         for code in sorted(codes):
             if code not in responses:

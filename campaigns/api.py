@@ -43,15 +43,19 @@ def _validated(serializer_class, request: Request, *, partial: bool = False, **c
     return serializer.validated_data
 
 
-def _enter_campaign(request: Request, kwargs: dict, *, storyteller_reads: bool) -> Campaign:
-    """The campaign for a member: players read, the Conteur does everything (policy)."""
+def _enter_campaign(request: Request, kwargs: dict, *, storyteller: bool) -> Campaign:
+    """The campaign for a member (policy): 404 for anyone else, 403 for a player when only
+    the Conteur may do this."""
     if any(value > ID_MAX for value in kwargs.values()):
         raise Http404  # larger than any row id: the database would refuse the number itself
-    campaign_id = kwargs["campaign_id"]
-    campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
-    if storyteller_reads or request.method not in SAFE_METHODS:
+    campaign = campaign_get_for_member(user=request.user, pk=kwargs["campaign_id"])
+    if storyteller:
         require_storyteller(campaign)
     return campaign
+
+
+def _writes(request: Request) -> bool:
+    return request.method not in SAFE_METHODS
 
 
 # --- campaigns --------------------------------------------------------------------------------
@@ -99,7 +103,7 @@ class CampaignDetail(generics.GenericAPIView):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        self.campaign = _enter_campaign(request, kwargs, storyteller_reads=False)
+        self.campaign = _enter_campaign(request, kwargs, storyteller=_writes(request))
 
     def get(self, request: Request, campaign_id: int) -> Response:
         row = _campaign_row(user=request.user, campaign=self.campaign)
@@ -110,6 +114,25 @@ class CampaignDetail(generics.GenericAPIView):
         services.campaign_update(campaign=self.campaign, **data)
         row = _campaign_row(user=request.user, campaign=self.campaign)
         return Response(s.CampaignOut(row).data)
+
+
+class CampaignLeave(generics.GenericAPIView):
+    """Leave the campaign (any member); the Conteur must first hand the role over (400)."""
+
+    schema = ApiSchema()
+    parser_classes = [JSONParser]
+    api_tag = "Membres"
+    queryset = Membership.objects.none()
+    output_serializer_class = None
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self.campaign = _enter_campaign(request, kwargs, storyteller=False)
+
+    @extend_schema(responses={204: None})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        services.membership_remove(membership=self.campaign.membership)
+        return Response(status=204)
 
 
 # --- what every view inside a campaign shares ------------------------------------------------
@@ -131,7 +154,9 @@ class InCampaignView(generics.GenericAPIView):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        self.campaign = _enter_campaign(request, kwargs, storyteller_reads=self.storyteller_reads)
+        self.campaign = _enter_campaign(
+            request, kwargs, storyteller=self.storyteller_reads or _writes(request)
+        )
 
     def get_serializer_class(self):
         return self.output_serializer_class

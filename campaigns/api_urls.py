@@ -11,6 +11,7 @@ IN_CAMPAIGN = "campaigns/<int:campaign_id>/"
 urlpatterns = [
     path("campaigns/", api.CampaignList.as_view(), name="campaign-list"),
     path(IN_CAMPAIGN, api.CampaignDetail.as_view(), name="campaign-detail"),
+    path(IN_CAMPAIGN + "leave/", api.CampaignLeave.as_view(), name="campaign-leave"),
     path(IN_CAMPAIGN + "members/", api.MemberList.as_view(), name="member-list"),
     path(IN_CAMPAIGN + "members/<int:pk>/", api.MemberDetail.as_view(), name="member-detail"),
     path(

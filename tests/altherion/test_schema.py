@@ -15,7 +15,7 @@ from campaigns import api_urls
 
 pytestmark = pytest.mark.django_db
 
-SUCCESS = {"get": "200", "post": ("200", "201"), "patch": "200", "delete": "204"}
+SUCCESS = {"get": "200", "post": ("200", "201", "204"), "patch": "200", "delete": "204"}
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +75,9 @@ def test_every_operation_documents_its_success_and_its_errors(schema):
             assert error == {"$ref": "#/components/schemas/ApiError"}, (path, method, code)
         if method != "get":
             assert "403" in responses, (path, method)
-        if "requestBody" in operation:
+        if method != "get":
             assert "400" in responses, (path, method)
+        if "requestBody" in operation:
             assert list(operation["requestBody"]["content"]) == ["application/json"]
 
 

@@ -156,6 +156,17 @@ def test_a_removed_member_loses_access_at_once(api_as, campaign, storyteller, pl
     assert player_client.get(url("arc-list", campaign_id=campaign.pk)).status_code == 404
 
 
+def test_a_player_who_leaves_loses_access_and_the_conteur_cannot_leave(
+    api_as, campaign, storyteller, player
+):
+    client = api_as(player)
+    assert client.post(url("campaign-leave", campaign_id=campaign.pk)).status_code == 204
+    assert client.get(url("campaign-detail", campaign_id=campaign.pk)).status_code == 404
+    refused = api_as(storyteller).post(url("campaign-leave", campaign_id=campaign.pk))
+    assert refused.status_code == 400
+    assert "confiez d'abord le rôle" in refused.json()["detail"]
+
+
 def test_the_conteur_cannot_be_removed(api_as, campaign, storyteller):
     membership = Membership.objects.get(campaign=campaign, user=storyteller)
     response = api_as(storyteller).delete(

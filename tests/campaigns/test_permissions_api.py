@@ -75,6 +75,11 @@ MATRIX = {
         _campaign,
         {"GET": (None, READ), "PATCH": (lambda w: {"name": "Renommée"}, conteur(200))},
     ),
+    # Any member may leave; the Conteur must hand the role over first.
+    "campaign-leave": (
+        _campaign,
+        {"POST": (None, expect(outsider=404, player=204, storyteller=400))},
+    ),
     "member-list": (_campaign, {"GET": (None, READ)}),
     "member-detail": (
         _object("other_membership"),
