@@ -507,3 +507,20 @@ def history_restore(request: HtmxHttpRequest, pk: int, change_pk: int) -> HttpRe
     else:
         messages.success(request, _("Valeur restaurée."))
     return redirect("characters:history", pk=pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """GET asks for confirmation; POST deletes the character and its history for good."""
+    character = character_get_for_editor(user=request.user, pk=pk)
+    if request.method == "POST":
+        campaign_pk, name = character.campaign.pk, character.name
+        services.character_delete(character=character)
+        messages.success(request, _("« %(name)s » a été supprimé.") % {"name": name})
+        return redirect("campaigns:dashboard", campaign_pk)
+    return render(
+        request,
+        "characters/delete.html",
+        {"character": character, "campaign": character.campaign},
+    )

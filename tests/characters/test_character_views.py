@@ -326,3 +326,15 @@ def test_the_campaign_dashboard_lists_sheets_and_offers_creation(client, player,
     assert sheet_url(character) in body
     assert reverse("characters:create", args=[character.campaign_id]) in body
     assert "Créer un personnage" in body
+
+
+def test_deleting_asks_first_and_only_the_editors_may(client, player, other_player, character):
+    url = reverse("characters:delete", args=[character.pk])
+    client.force_login(other_player)
+    assert client.get(url).status_code == 403
+    assert client.post(url).status_code == 403
+    client.force_login(player)
+    response = client.get(url)
+    assert "Supprimer définitivement" in response.content.decode()
+    assert client.post(url).status_code == 302
+    assert not type(character).objects.filter(pk=character.pk).exists()
