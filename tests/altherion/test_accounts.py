@@ -74,3 +74,34 @@ def test_pages_carry_the_csrf_header_for_htmx_and_the_local_htmx_script(client, 
     assert 'hx-headers=\'{"X-CSRFToken": "' in body
     assert "/static/django_htmx/htmx-2.min.js" in body
     assert "https://" not in body.split("<body")[0]  # nothing loaded from a CDN
+
+
+def test_signup_returns_to_the_page_that_asked_for_it(client):
+    response = client.post(
+        reverse("signup") + "?next=/join/abc/",
+        {
+            "username": "morgane",
+            "password1": "une-phrase-longue-42",
+            "password2": "une-phrase-longue-42",
+            "next": "/join/abc/",
+        },
+    )
+    assert response["Location"] == "/join/abc/"
+
+
+def test_signup_never_sends_to_another_site(client):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "morgane",
+            "password1": "une-phrase-longue-42",
+            "password2": "une-phrase-longue-42",
+            "next": "https://evil.example/",
+        },
+    )
+    assert response["Location"] == reverse("home")
+
+
+def test_login_page_keeps_next_on_its_signup_link(client):
+    body = client.get(reverse("login") + "?next=/join/abc/").content.decode()
+    assert 'href="/accounts/signup/?next=/join/abc/"' in body
