@@ -11,7 +11,9 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
-from rest_framework import exceptions, status
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +26,33 @@ from characters import serializers as s
 from characters.models import SkillKind
 
 PRECONDITION_REQUIRED = 428
+TAG = ["Personnages"]
+CONFLICT = inline_serializer(
+    "SheetConflictOut",
+    fields={
+        "detail": serializers.CharField(),
+        "field": serializers.CharField(),
+        "current_value": serializers.JSONField(),
+        "changed_by": serializers.CharField(),
+        "changed_at": serializers.DateTimeField(),
+        "version": serializers.IntegerField(),
+        "character": s.CharacterOut(),
+    },
+)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='La version lue, "<version>" (ETag du détail) ; sinon le champ version.',
+)
+WRITE_RESPONSES = {200: s.CharacterOut, 409: CONFLICT, 412: CONFLICT, 428: None}
+
+
+def doc(method: str, operation_id: str, **kwargs):
+    """extend_schema for one method of a function view."""
+    if method in ("PATCH", "PUT", "POST", "DELETE") and "parameters" not in kwargs:
+        kwargs["parameters"] = [IF_MATCH]
+    return extend_schema(methods=[method], operation_id=operation_id, tags=TAG, **kwargs)
 
 
 def _django_errors(error: DjangoValidationError) -> exceptions.ValidationError:
@@ -98,6 +127,19 @@ def _write(request: Request, pk: int, data: dict, call, *, created: bool = False
 # --- characters -----------------------------------------------------------------------------
 
 
+@doc(
+    "GET",
+    "characters_list",
+    responses={200: s.CharacterSummaryOut(many=True)},
+    parameters=[OpenApiParameter("campaign", int)],
+)
+@doc(
+    "POST",
+    "characters_create",
+    request=s.CreationIn,
+    responses={201: s.CharacterOut},
+    parameters=[],
+)
 @api_view(["GET", "POST"])
 def character_list(request: Request) -> Response:
     """GET: the characters of your campaigns (?campaign=<id> to filter). POST: create one within
@@ -137,6 +179,9 @@ def _owner(request: Request, campaign):
     return membership.user
 
 
+@doc("GET", "characters_retrieve", responses={200: s.CharacterOut})
+@doc("PATCH", "characters_partial_update", request=s.CharacterPatchIn, responses=WRITE_RESPONSES)
+@doc("DELETE", "characters_destroy", responses={204: None}, parameters=[])
 @api_view(["GET", "PATCH", "DELETE"])
 def character_detail(request: Request, pk: int) -> Response:
     """GET: the whole sheet with its derived values (ETag = version). PATCH: change fields, with
@@ -167,6 +212,7 @@ def character_detail(request: Request, pk: int) -> Response:
     )
 
 
+@doc("GET", "characters_history_list", responses={200: s.ChangeOut(many=True)})
 @api_view(["GET"])
 def character_history(request: Request, pk: int) -> Response:
     character = _viewer(request, pk)
@@ -179,6 +225,8 @@ def character_history(request: Request, pk: int) -> Response:
 # --- skills and languages -------------------------------------------------------------------
 
 
+@doc("GET", "characters_skills_list", responses={200: s.SkillOut(many=True)})
+@doc("POST", "characters_skills_create", request=s.SkillIn, responses=WRITE_RESPONSES)
 @api_view(["GET", "POST"])
 def skill_list(request: Request, pk: int) -> Response:
     """GET: the sheet's skills and forgotten domains. POST: add or change one (`key`)."""
@@ -191,6 +239,8 @@ def skill_list(request: Request, pk: int) -> Response:
     return _skill_write(request, pk, character, data["key"], data)
 
 
+@doc("PUT", "characters_skills_update", request=s.SkillIn, responses=WRITE_RESPONSES)
+@doc("DELETE", "characters_skills_destroy", request=None, responses=WRITE_RESPONSES)
 @api_view(["PUT", "DELETE"])
 def skill_detail(request: Request, pk: int, key: str) -> Response:
     character = _editor(request, pk)
@@ -226,6 +276,8 @@ def _skill_write(request, pk, character, key, data) -> Response:
     )
 
 
+@doc("GET", "characters_languages_list", responses={200: s.LanguageOut(many=True)})
+@doc("POST", "characters_languages_create", request=s.LanguageIn, responses=WRITE_RESPONSES)
 @api_view(["GET", "POST"])
 def language_list(request: Request, pk: int) -> Response:
     if request.method == "GET":
@@ -237,6 +289,8 @@ def language_list(request: Request, pk: int) -> Response:
     return _language_write(request, pk, character, data["key"], data)
 
 
+@doc("PUT", "characters_languages_update", request=s.LanguageIn, responses=WRITE_RESPONSES)
+@doc("DELETE", "characters_languages_destroy", request=None, responses=WRITE_RESPONSES)
 @api_view(["PUT", "DELETE"])
 def language_detail(request: Request, pk: int, key: str) -> Response:
     character = _editor(request, pk)
@@ -269,6 +323,8 @@ def _language_write(request, pk, character, key, data) -> Response:
     )
 
 
+@doc("GET", "characters_entries_list", responses={200: s.EntryOut(many=True)})
+@doc("PUT", "characters_entries_update", request=s.EntriesIn, responses=WRITE_RESPONSES)
 @api_view(["GET", "PUT"])
 def entries(request: Request, pk: int, relation: str) -> Response:
     """The classes, branches, abilities, assets or flaws the character owns (PUT replaces)."""
@@ -296,6 +352,7 @@ def entries(request: Request, pk: int, relation: str) -> Response:
 # --- export and import ----------------------------------------------------------------------
 
 
+@doc("GET", "characters_export", responses={200: OpenApiTypes.OBJECT})
 @api_view(["GET"])
 def character_export(request: Request, pk: int) -> Response:
     """The sheet as JSON, to import elsewhere: nothing is lost on the way back."""
@@ -308,6 +365,13 @@ def character_export(request: Request, pk: int) -> Response:
     return response
 
 
+@doc(
+    "POST",
+    "characters_import",
+    request=OpenApiTypes.OBJECT,
+    responses={201: s.CharacterOut},
+    parameters=[],
+)
 @api_view(["POST"])
 def character_import(request: Request, campaign_pk: int) -> Response:
     """A new character of yours in this campaign from an exported sheet."""
