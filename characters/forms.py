@@ -137,6 +137,11 @@ class RestForm(forms.Form):
     )
 
 
+class HealForm(forms.Form):
+    gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
+    points = forms.IntegerField(label=_("Points rendus"), min_value=1, max_value=10_000)
+
+
 class StabiliseForm(forms.Form):
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
 

@@ -240,6 +240,7 @@ class ChangeAction(models.TextChoices):
     DAMAGE = "damage", _("Dégâts")
     REST = "rest", _("Repos")
     STABILISE = "stabilise", _("Stabilisation")
+    HEAL = "heal", _("Soins")
     RESTORE = "restore", _("Restauration")
     IMPORT = "import", _("Import")
 

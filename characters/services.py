@@ -777,3 +777,18 @@ def character_import(*, campaign, owner, by, data: dict[str, Any]) -> Character:
 @transaction.atomic
 def character_delete(*, character: Character) -> None:
     character.delete()
+
+
+@transaction.atomic
+def character_heal(*, character: Character | int, gauge: str, points: int, by) -> list[str]:
+    """Restore `points` to a gauge (care, a healing spell's result), never above its maximum."""
+    if gauge not in reference.GAUGES:
+        raise ValidationError({"gauge": "Cette constitution n'existe pas."})
+    locked = _lock(character)
+    before = _snapshot(locked, ACTION_COLUMNS)
+    current = sheet.gauges(locked)
+    healed = gauges_rules.heal(current[gauge], points)
+    current[gauge] = healed
+    sheet.store_gauges(locked, current)
+    _record_columns(locked, before=before, by=by, action=ChangeAction.HEAL)
+    return [f"{_gauge_label(gauge)} : {before[f'{gauge}_current']} → {healed.current}."]

@@ -16,6 +16,7 @@ urlpatterns = [
     path("characters/<int:pk>/damage/", views.damage, name="damage"),
     path("characters/<int:pk>/rest/", views.rest, name="rest"),
     path("characters/<int:pk>/stabilise/", views.stabilise, name="stabilise"),
+    path("characters/<int:pk>/heal/", views.heal, name="heal"),
     path("characters/<int:pk>/history/", views.history, name="history"),
     path("characters/<int:pk>/delete/", views.character_delete, name="delete"),
     path(

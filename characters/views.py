@@ -25,6 +25,7 @@ from characters.forms import (
     DamageForm,
     EntriesForm,
     FieldForm,
+    HealForm,
     LanguageAddForm,
     LanguageForm,
     OddsForm,
@@ -156,6 +157,7 @@ def sheet_context(request, character, **extra) -> dict:
             damage_form=DamageForm(),
             rest_form=RestForm(),
             stabilise_form=StabiliseForm(),
+            heal_form=HealForm(),
         )
     context.update(extra)
     return context
@@ -471,6 +473,20 @@ def stabilise(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pk,
         StabiliseForm,
         lambda c, d: services.character_stabilise(character=c, gauge=d["gauge"], by=request.user),
+    )
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def heal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    return _action(
+        request,
+        pk,
+        HealForm,
+        lambda c, d: services.character_heal(
+            character=c, gauge=d["gauge"], points=d["points"], by=request.user
+        ),
     )
 
 

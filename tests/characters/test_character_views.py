@@ -338,3 +338,15 @@ def test_deleting_asks_first_and_only_the_editors_may(client, player, other_play
     assert "Supprimer définitivement" in response.content.decode()
     assert client.post(url).status_code == 302
     assert not type(character).objects.filter(pk=character.pk).exists()
+
+
+def test_healing_never_goes_above_the_maximum(client, player, character):
+    character.energy_current = 5
+    character.save()
+    client.force_login(player)
+    url = reverse("characters:heal", args=[character.pk])
+    response = client.post(url, {"gauge": "energy", "points": 40}, **HX)
+    assert "Énergie : 5 → 15." in response.content.decode()
+    character.refresh_from_db()
+    assert character.energy_current == 15
+    assert CharacterChange.objects.get().action == "heal"
