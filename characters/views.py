@@ -8,6 +8,8 @@ updates Corps, Puissance, Harmonie, the gauges, the rest table and the speeds at
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -114,6 +116,7 @@ def _skill_groups(character, odds_values: dict) -> list[dict]:
     bane = rules_states.bane_dice(cond)
     characteristic = getattr(character, odds_values["characteristic"])
     groups = {key: [] for key in ("combat", "practical", "theoretical", "forgotten_domain")}
+    skill_url = reverse("characters:skill", args=[character.pk, "__key__"])
     for row in character.skills.all():
         ref = row.reference
         odds = None
@@ -127,7 +130,8 @@ def _skill_groups(character, odds_values: dict) -> list[dict]:
                 boon=boon,
                 bane=bane,
             )
-        groups[row.category].append({"row": row, "odds": odds})
+        url = skill_url.replace("__key__", quote(row.key, safe=""))
+        groups[row.category].append({"row": row, "odds": odds, "url": url})
     labels = {
         "combat": _("Combat"),
         "practical": _("Pratiques"),

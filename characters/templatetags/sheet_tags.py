@@ -1,6 +1,7 @@
 """`{% sheet_field "strength" %}`: one field of the sheet, shown or edited in place."""
 
 from django import template
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from characters.fields import SHEET_FIELDS
@@ -36,6 +37,18 @@ def may_edit(character, spec) -> bool:
     return not (spec.private and not character.can_see_private)
 
 
+def sheet_urls(character) -> tuple[str, str]:
+    """(sheet URL, field URL with a `__field__` placeholder), reversed once per sheet render."""
+    urls = getattr(character, "_sheet_urls", None)
+    if urls is None:
+        urls = (
+            reverse("characters:sheet", args=[character.pk]),
+            reverse("characters:field", args=[character.pk, "__field__"]),
+        )
+        character._sheet_urls = urls
+    return urls
+
+
 @register.inclusion_tag("characters/_field.html", takes_context=True)
 def sheet_field(context, name: str, label: str = ""):
     character = context["character"]
@@ -53,8 +66,12 @@ def sheet_field(context, name: str, label: str = ""):
     conflict = context.get("conflict")
     if conflict is not None and conflict.field != name:
         conflict = None
+    sheet_url, field_url = sheet_urls(character)
     return {
         "character": character,
+        "sheet_url": sheet_url,
+        "field_url": field_url.replace("__field__", name),
+        "csrf_token": context.get("csrf_token"),
         "spec": spec,
         "name": name,
         "label": label or spec.label,
