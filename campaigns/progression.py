@@ -297,7 +297,7 @@ def arc_award_pay(*, award_id: int, revision: int) -> ArcAward | None:
                                 f"{len(summary)} personnage(s)."
                             ),
                             link=reverse(
-                                "campaigns:arc_experience", args=[arc.campaign_id, arc.pk]
+                                "progression:arc_experience", args=[arc.campaign_id, arc.pk]
                             ),
                         )
                     ],
@@ -628,7 +628,7 @@ def advance_run(*, advance_id: int) -> Advance | None:
 
 
 def experience_link(campaign_id: int, character_id: int) -> str:
-    return reverse("campaigns:character_experience", args=[campaign_id, character_id])
+    return reverse("progression:character_experience", args=[campaign_id, character_id])
 
 
 def _note(character: Character, key: str, text: str, link: str) -> Notification:

@@ -1,5 +1,5 @@
 """Pages of the progression: arc experience, the XP ledger and spending, ellipses, notifications.
-Included from campaigns/urls.py, so names live in the `campaigns` namespace."""
+Included from altherion/urls.py under the `progression` namespace."""
 
 from django.urls import path
 
@@ -7,6 +7,8 @@ from campaigns import progression_views as views
 
 campaign = "campaigns/<rowid:pk>/"
 character = campaign + "characters/<rowid:character_pk>/experience/"
+
+app_name = "progression"
 
 urlpatterns = [
     path(campaign + "progression/", views.progression_overview, name="progression"),
@@ -42,5 +44,6 @@ urlpatterns = [
         name="ellipse_xp_trainer",
     ),
     path("notifications/", views.notification_list, name="notifications"),
+    path("notifications/count/", views.notifications_count, name="notifications_count"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),
 ]

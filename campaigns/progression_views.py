@@ -200,7 +200,7 @@ def arc_experience(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpRespon
                     messages.success(
                         request, _("Correction enregistrée : les écritures correctives suivent.")
                     )
-                return redirect("campaigns:arc_experience", pk=campaign.pk, arc_pk=arc.pk)
+                return redirect("progression:arc_experience", pk=campaign.pk, arc_pk=arc.pk)
             names = {c.pk: c.name for c in characters}
             preview = [
                 {"name": names[character_pk], "award": result}
@@ -361,7 +361,7 @@ def xp_spend(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpRespon
         context = _experience_context(campaign, character, True, errors=_messages(error))
         return render(request, "campaigns/progression/character_experience.html", context)
     messages.success(request, _("Dépensé : %(label)s.") % {"label": entry.label})
-    return redirect("campaigns:character_experience", pk=campaign.pk, character_pk=character.pk)
+    return redirect("progression:character_experience", pk=campaign.pk, character_pk=character.pk)
 
 
 @login_required
@@ -390,7 +390,7 @@ def training_queue(request: HtmxHttpRequest, pk: int, character_pk: int) -> Http
         context = _experience_context(campaign, character, True, errors=_messages(error))
         return render(request, "campaigns/progression/character_experience.html", context)
     messages.success(request, _("Entraînement « %(label)s » ajouté.") % {"label": training.label})
-    return redirect("campaigns:character_experience", pk=campaign.pk, character_pk=character.pk)
+    return redirect("progression:character_experience", pk=campaign.pk, character_pk=character.pk)
 
 
 def _training(campaign, training_pk: int) -> Training:
@@ -417,7 +417,7 @@ def training_cancel(request: HtmxHttpRequest, pk: int, training_pk: int) -> Http
         % {"label": training.label},
     )
     return redirect(
-        "campaigns:character_experience", pk=campaign.pk, character_pk=training.character_id
+        "progression:character_experience", pk=campaign.pk, character_pk=training.character_id
     )
 
 
@@ -436,9 +436,11 @@ def training_trainer(request: HtmxHttpRequest, pk: int, training_pk: int) -> Htt
         messages.error(request, " ".join(error.messages))
     target = request.POST.get("next")
     if target == "ellipse" and training.ellipse_id:
-        return redirect("campaigns:ellipse_detail", pk=campaign.pk, ellipse_pk=training.ellipse_id)
+        return redirect(
+            "progression:ellipse_detail", pk=campaign.pk, ellipse_pk=training.ellipse_id
+        )
     return redirect(
-        "campaigns:character_experience", pk=campaign.pk, character_pk=training.character_id
+        "progression:character_experience", pk=campaign.pk, character_pk=training.character_id
     )
 
 
@@ -475,7 +477,7 @@ def ellipse_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 campaign=campaign, length_days=int(raw), deadline=deadline
             )
             messages.success(request, _("Ellipse ouverte."))
-            return redirect("campaigns:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
+            return redirect("progression:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
         except ValidationError as error:
             errors = _messages(error)
     context = {
@@ -550,7 +552,7 @@ def ellipse_advance(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpR
         )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    return redirect("campaigns:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
+    return redirect("progression:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
 
 
 @login_required
@@ -568,7 +570,7 @@ def ellipse_xp_trainer(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> Ht
         messages.success(request, _("Multiplicateur confirmé."))
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    return redirect("campaigns:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
+    return redirect("progression:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
 
 
 # --- notifications ---------------------------------------------------------------------------
@@ -590,4 +592,12 @@ def notifications_read(request: HtmxHttpRequest) -> HttpResponse:
     progression.notifications_mark_read(
         user=request.user, pk=int(raw) if raw.isdigit() and len(raw) < 18 else None
     )
-    return redirect("campaigns:notifications")
+    return redirect("progression:notifications")
+
+
+@login_required
+@require_GET
+def notifications_count(request: HtmxHttpRequest) -> HttpResponse:
+    """The nav's unread count, loaded by HTMX after the page so pages pay no query for it."""
+    count = progression.unread_count(user=request.user)
+    return render(request, "campaigns/progression/_unread.html", {"count": count})

@@ -1,4 +1,4 @@
-from django.urls import include, path, register_converter
+from django.urls import path, register_converter
 
 from campaigns import views
 
@@ -73,5 +73,4 @@ urlpatterns = [
         views.entry_delete,
         name="entry_delete",
     ),
-    path("", include("campaigns.progression_urls")),
 ]
