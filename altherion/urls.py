@@ -35,4 +35,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("campaigns.urls")),
     path("", include("characters.urls")),
+    path("", include("campaigns.progression_urls")),
 ]

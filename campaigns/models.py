@@ -427,3 +427,159 @@ class Flaw(CompendiumEntry):
                 violation_error_message=DUPLICATE_NAME,
             )
         ]
+
+
+# --- progression (issue 7): arc awards, ellipses, advances, notifications ------------------
+# Owned by the progression work: services in campaigns/progression.py, characters/experience.py.
+
+
+class JobStatus(models.TextChoices):
+    PENDING = "pending", _("En attente")
+    RUNNING = "running", _("En cours")
+    DONE = "done", _("Terminé")
+
+
+class ArcAward(models.Model):
+    """The Conteur's end-of-arc checklist (§10) and the progress of the job that pays it.
+
+    `checklist` = {"group": {danger, balance, ingenuity, ending, ending_items, length},
+    "characters": {"<id>": {bounty, optional_objectives, used, opposition_level,
+    more_combative_enemy, nearly_died, means}}}. Each correction bumps `revision`; the job pays
+    revision 1 as "arc:<id>" and revision n > 1 as "arc:<id>:correction:<n>" (the difference)."""
+
+    arc = models.OneToOneField(Arc, on_delete=models.CASCADE, related_name="award")
+    checklist = models.JSONField(default=dict)
+    revision = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.PENDING)
+    total = models.PositiveIntegerField(default=0)
+    paid = models.PositiveIntegerField(default=0)
+    summary = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(paid__lte=F("total")), name="arc_award_progress"),
+            models.CheckConstraint(condition=Q(revision__gte=1), name="arc_award_revision"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Récompense de l'arc {self.arc_id} (révision {self.revision})"
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else round(100 * self.paid / self.total)
+
+
+class EllipseKind(models.TextChoices):
+    MINOR = "minor", _("Mineure")
+    MEDIUM = "medium", _("Moyenne")
+    MAJOR = "major", _("Majeure")
+
+
+class EllipseStatus(models.TextChoices):
+    OPEN = "open", _("En cours")
+    CLOSED = "closed", _("Close")
+
+
+class Ellipse(models.Model):
+    """A downtime of `length_days` in-game days (§11); its kind follows from its length.
+
+    `xp_trainers` = {"<character id>": multiplier key} confirmed by the Conteur (absent = free)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ellipses")
+    length_days = models.PositiveIntegerField(_("durée en jours"))
+    kind = models.CharField(_("type"), max_length=16, choices=EllipseKind.choices)
+    deadline = models.DateTimeField(_("échéance réelle"), null=True, blank=True)
+    status = models.CharField(
+        max_length=16, choices=EllipseStatus.choices, default=EllipseStatus.OPEN
+    )
+    days_elapsed = models.PositiveIntegerField(default=0)
+    start_day = models.PositiveIntegerField(default=1)
+    xp_trainers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=Q(status="open"),
+                name="ellipse_one_open_per_campaign",
+                violation_error_message=_("Une ellipse est déjà en cours dans cette campagne."),
+            ),
+            models.CheckConstraint(condition=Q(length_days__gte=1), name="ellipse_length"),
+            models.CheckConstraint(
+                condition=Q(days_elapsed__lte=F("length_days")), name="ellipse_elapsed"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "deadline"], name="ellipse_due")]
+
+    def __str__(self) -> str:
+        return f"Ellipse {self.get_kind_display().lower()} de {self.length_days} jours"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == EllipseStatus.OPEN
+
+    @property
+    def days_left(self) -> int:
+        return self.length_days - self.days_elapsed
+
+
+class Advance(models.Model):
+    """One request to move an ellipse's timers: "advance N days", "close", or its deadline.
+    `key` is the idempotency key (a form's token, "deadline:<id>"): the same request runs once."""
+
+    ellipse = models.ForeignKey(Ellipse, on_delete=models.CASCADE, related_name="advances")
+    key = models.CharField(max_length=80, unique=True)
+    days = models.PositiveIntegerField(default=0)
+    closes = models.BooleanField(default=False)
+    status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.PENDING)
+    summary = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Avance {self.key}"
+
+
+class Notification(models.Model):
+    """An in-app message to one user (an award, a finished training); `key` makes it once-only."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
+    )
+    kind = models.CharField(max_length=32)
+    key = models.CharField(max_length=120)
+    text = models.CharField(max_length=500)
+    link = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="notification_once"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user"], condition=Q(read_at__isnull=True), name="notification_unread"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.text

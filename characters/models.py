@@ -266,3 +266,121 @@ class CharacterChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.field}: {self.old_value} → {self.new_value}"
+
+
+# --- experience (issue 7): the XP ledger and training timers -------------------------------
+# Owned by the progression work: services in characters/experience.py.
+
+
+class XpEntryKind(models.TextChoices):
+    AWARD = "award", _("Fin d'arc")
+    CORRECTION = "correction", _("Correction")
+    ELLIPSE = "ellipse", _("Ellipse")
+    SPEND = "spend", _("Dépense")
+    TRAINING = "training", _("Entraînement")
+
+
+class XpEntry(models.Model):
+    """One line of a character's XP ledger: append-only, its balance is the sum of `amount`.
+    `source_key` ("arc:<id>", "arc:<id>:correction:<n>", "ellipse:<id>:xp", "spend:<uuid>",
+    "training:<id>") is unique per character, so computing a payment twice never pays twice."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="xp_entries")
+    source_key = models.CharField(max_length=80)
+    kind = models.CharField(max_length=16, choices=XpEntryKind.choices)
+    amount = models.IntegerField()
+    label = models.CharField(max_length=200)
+    breakdown = models.JSONField(default=list, blank=True)
+    act = models.PositiveSmallIntegerField(null=True, blank=True)
+    improvement = models.CharField(max_length=200, blank=True)  # "kind:target" once per act
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "source_key"], name="xp_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.label}"
+
+
+class TrainingStatus(models.TextChoices):
+    QUEUED = "queued", _("En file")
+    RUNNING = "running", _("En cours")
+    DONE = "done", _("Terminé")
+    CANCELLED = "cancelled", _("Annulé")
+
+
+class TrainingKind(models.TextChoices):
+    CHARACTERISTIC = "characteristic", _("Caractéristique")
+    SKILL = "skill", _("Compétence")
+    SPECIALTY = "specialty", _("Spécialité")
+    FORGOTTEN_DOMAIN = "forgotten_domain", _("Domaine oublié")
+    COMBATIVENESS = "combativeness", _("Combativité")
+    ABILITY = "ability", _("Aptitude")
+    CLASS = "class", _("Classe")
+    BRANCH = "branch", _("Branche")
+
+
+class TrainerKind(models.TextChoices):
+    ALONE = "alone", _("Seul")
+    TRAINER = "trainer", _("Avec un entraîneur")
+    EDUCATIONAL = "educational", _("Avec un entraîneur pédagogue")
+
+
+class Training(models.Model):
+    """A queued improvement with its timer (§11): `days_done / days_needed` (None = finishes at
+    the end of the ellipse). `xp_reserved` is held while queued or running, charged as a
+    "training:<id>" ledger entry when done, released when cancelled."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="trainings")
+    ellipse = models.ForeignKey(
+        "campaigns.Ellipse",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="trainings",
+    )
+    kind = models.CharField(max_length=20, choices=TrainingKind.choices)
+    target = models.CharField(max_length=NAME_LENGTH, blank=True)
+    detail = models.CharField(max_length=NAME_LENGTH, blank=True)  # a specialty's name
+    label = models.CharField(max_length=200)
+    trainer = models.CharField(max_length=16, choices=TrainerKind.choices, default="alone")
+    trainer_confirmed = models.BooleanField(default=False)
+    days_needed = models.PositiveIntegerField(null=True, blank=True)
+    days_done = models.PositiveIntegerField(default=0)
+    position = models.PositiveIntegerField(default=0)
+    xp_reserved = models.PositiveIntegerField(default=0)
+    act = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(
+        max_length=16, choices=TrainingStatus.choices, default=TrainingStatus.QUEUED
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    finished_day = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(days_needed__isnull=True) | Q(days_done__lte=F("days_needed")),
+                name="training_days_done_le_needed",
+            ),
+        ]
+        indexes = [models.Index(fields=["character", "status"], name="training_active")]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (TrainingStatus.QUEUED, TrainingStatus.RUNNING)
+
+    @property
+    def percent(self) -> int:
+        if self.status == TrainingStatus.DONE:
+            return 100
+        if not self.days_needed:
+            return 0
+        return round(100 * self.days_done / self.days_needed)
