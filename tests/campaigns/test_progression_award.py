@@ -8,14 +8,6 @@ import uuid
 
 import pytest
 from django.db import connection, transaction
-from progression_helpers import (
-    EXAMPLE_GROUP,
-    checklist,
-    make_arc,
-    make_character,
-    start_worker,
-    wait_for,
-)
 
 from altherion.celery import app as celery_app
 from altherion.models import Heartbeat
@@ -25,6 +17,14 @@ from campaigns.models import ArcAward, ArcStatus, JobStatus, Notification
 from campaigns.tasks import arc_award_pay
 from characters.experience import xp_balance
 from characters.models import XpEntry
+from tests.campaigns.progression_helpers import (
+    EXAMPLE_GROUP,
+    checklist,
+    make_arc,
+    make_character,
+    start_worker,
+    wait_for,
+)
 
 
 @pytest.fixture

@@ -3,11 +3,11 @@ ledger and spending, ellipses with timers and advances, notifications and the na
 
 import pytest
 from django.urls import reverse
-from progression_helpers import make_arc, make_character
 
 from campaigns.models import ArcAward, Ellipse, Notification
 from characters.models import Training, XpEntry
 from tests.altherion.test_csp import assert_csp_safe
+from tests.campaigns.progression_helpers import make_arc, make_character
 
 pytestmark = pytest.mark.django_db
 
