@@ -5,4 +5,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("campaigns.api_urls")),
     path("", include("characters.api_urls")),
+    path("", include("campaigns.progression_api_urls")),
 ]
