@@ -36,7 +36,6 @@ from campaigns.models import (
     Notification,
 )
 from campaigns.policy import campaign_get_for_member, is_storyteller, require_storyteller
-from campaigns.progression_views import _timers
 from characters import experience
 from characters.models import Character, Training, XpEntry
 from rules import ellipse as rules_ellipse
@@ -383,7 +382,7 @@ class Trainings(OfCharacter, generics.ListCreateAPIView):
         trainings = list(
             Training.objects.filter(character=self.character).order_by("position", "pk")
         )
-        _timers(trainings, self.campaign.in_game_day)
+        experience.set_expected_days(trainings, self.campaign.in_game_day)
         return trainings
 
     def create(self, request: Request, *args, **kwargs) -> Response:
@@ -483,7 +482,7 @@ class EllipseDetail(OfEllipse):
             .select_related("character")
             .order_by("character__name", "character_id", "position", "pk")
         )
-        _timers(trainings, self.campaign.in_game_day)
+        experience.set_expected_days(trainings, self.campaign.in_game_day)
         data = {
             **s.EllipseOut(ellipse).data,
             "in_game_day": self.campaign.in_game_day,

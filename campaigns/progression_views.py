@@ -267,21 +267,6 @@ def arc_experience_progress(request: HtmxHttpRequest, pk: int, arc_pk: int) -> H
 # --- a character's experience: ledger, spending, trainings ------------------------------------
 
 
-def _timers(trainings: list[Training], today: int) -> None:
-    """Set `expected_day` on active trainings: queued ones run after the one before (§11)."""
-    day_by_character: dict[int, int] = {}
-    for training in trainings:
-        if not training.is_active:
-            continue
-        start = day_by_character.get(training.character_id, today)
-        if training.days_needed is None:
-            training.expected_day = None
-            continue
-        end = start + training.days_needed - training.days_done
-        training.expected_day = end
-        day_by_character[training.character_id] = end
-
-
 @login_required
 @require_GET
 def character_experience(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpResponse:
@@ -300,7 +285,7 @@ def _experience_context(campaign, character: Character, can_edit: bool, **extra)
         .select_related("ellipse")
         .order_by("position", "pk")
     )
-    _timers(trainings, campaign.in_game_day)
+    experience.set_expected_days(trainings, campaign.in_game_day)
     ellipse = Ellipse.objects.filter(campaign=campaign, status=EllipseStatus.OPEN).first()
     context = {
         "campaign": campaign,
@@ -501,7 +486,7 @@ def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpRe
         .select_related("character")
         .order_by("character__name", "character_id", "position", "pk")
     )
-    _timers(trainings, campaign.in_game_day)
+    experience.set_expected_days(trainings, campaign.in_game_day)
     characters = list(Character.objects.filter(campaign=campaign))
     for character in characters:
         character.xp_trainer = ellipse.xp_trainers.get(str(character.pk), "free")

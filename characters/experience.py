@@ -211,9 +211,10 @@ def _skill_level(character: Character, key: str) -> int:
 
 
 def improvement_of(
-    *, character: Character, kind: str, target: str
+    *, character: Character, kind: str, target: str, ability: Ability | None = None
 ) -> tuple[rules_xp.Improvement, str]:
-    """The rules engine's Improvement for a kind and target, and its French label."""
+    """The rules engine's Improvement for a kind and target, and its French label. An ability
+    already loaded by the caller (`ability`) is used as is rather than looked up again."""
     if kind == "characteristic":
         if target not in reference.CHARACTERISTICS:
             raise _error("Cette caractéristique n'existe pas.", "target")
@@ -233,7 +234,7 @@ def improvement_of(
     if kind == "combativeness":
         return rules_xp.Improvement(kind), f"Combativité {character.combativeness + 1}"
     if kind == "ability":
-        ability = _compendium(Ability, character, target)
+        ability = ability or _compendium(Ability, character, target)
         return rules_xp.Improvement(kind, target, tier=ability.tier), f"Aptitude {ability.name}"
     raise _error("Ce type d'amélioration n'existe pas.", "kind")
 
@@ -263,11 +264,16 @@ def spending_options(*, character: Character, context: Context | None = None) ->
     ]
     wanted.append(("combativeness", ""))
     owned = {a.pk for a in character.abilities.all()}
-    abilities = Ability.objects.filter(campaign_id=character.campaign_id).exclude(pk__in=owned)
-    wanted += [("ability", str(a.pk)) for a in abilities]
+    abilities = {
+        str(a.pk): a
+        for a in Ability.objects.filter(campaign_id=character.campaign_id).exclude(pk__in=owned)
+    }
+    wanted += [("ability", pk) for pk in abilities]
     options = []
     for kind, target in wanted:
-        improvement, label = improvement_of(character=character, kind=kind, target=target)
+        improvement, label = improvement_of(
+            character=character, kind=kind, target=target, ability=abilities.get(target)
+        )
         allowed, reasons = rules_xp.can_spend(improvement, context.record, context.available)
         options.append(
             Option(kind, target, label, rules_xp.xp_cost(improvement), allowed, tuple(reasons))
@@ -581,3 +587,18 @@ def trainings_for(*, character: Character) -> list[Training]:
 
 def new_key() -> str:
     return uuid.uuid4().hex
+
+
+def set_expected_days(trainings: list[Training], today: int) -> None:
+    """Set `expected_day` on active trainings: queued ones run after the one before (§11)."""
+    day_by_character: dict[int, int] = {}
+    for training in trainings:
+        if not training.is_active:
+            continue
+        start = day_by_character.get(training.character_id, today)
+        if training.days_needed is None:
+            training.expected_day = None
+            continue
+        end = start + training.days_needed - training.days_done
+        training.expected_day = end
+        day_by_character[training.character_id] = end

@@ -142,20 +142,7 @@ READS = {
 }
 
 
-N_PLUS_ONE = pytest.mark.xfail(
-    strict=True,
-    reason="characters.experience.spending_options looks each compendium ability up again "
-    "(improvement_of → _compendium): one query per ability; the page has the same cost",
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=N_PLUS_ONE) if name == "character-improvements" else name
-        for name in READS
-    ],
-)
+@pytest.mark.parametrize("name", list(READS))
 def test_more_rows_same_number_of_queries(
     name, setting, storyteller, django_assert_max_num_queries
 ):
