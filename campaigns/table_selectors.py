@@ -164,3 +164,12 @@ def used_in_arc(*, arc: Arc, character_id: int | None = None) -> dict[int, UsedI
 def has_morale_event(events: list[TableEvent]) -> bool:
     """Whether a batch of log entries changes what the Moral panel shows."""
     return any(e.kind in (TableEventKind.MORALE, TableEventKind.CONSEQUENCE) for e in events)
+
+
+def characters_for_roller(*, campaign: Campaign, user) -> list[Character]:
+    """The characters this member may roll for, with their skills (two queries): the Conteur's
+    are all of them, a player's are its own."""
+    characters = Character.objects.filter(campaign=campaign).prefetch_related("skills")
+    if not is_storyteller(campaign):
+        characters = characters.filter(owner=user)
+    return list(characters.order_by("name", "pk"))
