@@ -407,10 +407,12 @@ def _log(
 
 
 def _rule_call(call: Callable[[], Any]) -> Any:
+    """Run a rules transition; its French refusals become one ValidationError about the move
+    (the engine's field names, "group" or "hope", are not this request's fields)."""
     try:
         return call()
     except RuleError as error:
-        raise rule_error_to_validation_error(error) from error
+        raise ValidationError([v.message for v in error.violations]) from error
 
 
 def _require_controller(campaign: Campaign, character: Character, by) -> None:
