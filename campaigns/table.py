@@ -178,6 +178,7 @@ def condition_of(character: Character) -> rules_states.Condition:
         exhaustion=character.exhaustion,
         aggravation=character.aggravation,
         agony=character.agony,
+        agony_locked=character.agony_locked,
         state=_state(character),
         discouraged=is_discouraged(character),
     )
@@ -991,7 +992,9 @@ def _critical_suffered(
         die = face if face is not None else (rng or system_rng()).randint(1, 10)
         effect = _rule_call(lambda: rules_states.aggravation_effect(character.fragility, die))
         after = rules_states.apply_aggravation(condition, effect)
-        changes.update(fragility=after.fragility, agony=after.agony)
+        changes.update(
+            fragility=after.fragility, agony=after.agony, agony_locked=after.agony_locked
+        )
         details.update(die=die, chosen=face is not None, effect=effect.key)
         how = "choisi par le Conteur" if face is not None else "tiré"
         summary = (

@@ -1,4 +1,4 @@
-"""The table's pages, under /campaigns/<pk>/table/ (namespace `campaigns:table`)."""
+"""The table's pages, under /campaigns/<pk>/table/ (namespace `table`)."""
 
 from django.urls import path
 

@@ -51,8 +51,8 @@ def _play_session(campaign: Campaign, session_pk: int | None) -> PlaySession | N
 
 def _table_url(campaign: Campaign, play_session: PlaySession | None) -> str:
     if play_session is not None:
-        return reverse("campaigns:table:session", args=[campaign.pk, play_session.pk])
-    return reverse("campaigns:table:page", args=[campaign.pk])
+        return reverse("table:session", args=[campaign.pk, play_session.pk])
+    return reverse("table:page", args=[campaign.pk])
 
 
 def _roll_form(request, campaign, characters, data=None, initial=None) -> RollForm:
@@ -274,7 +274,7 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def morale_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     if not request.htmx:
-        return redirect("campaigns:table:page", pk=pk)
+        return redirect("table:page", pk=pk)
     return render(
         request,
         "campaigns/table/page.html#morale",
@@ -307,7 +307,7 @@ def morale_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             messages.error(request, error)
         else:
             messages.success(request, change.event.summary)
-        return redirect(request.POST.get("next") or reverse("campaigns:table:page", args=[pk]))
+        return redirect(request.POST.get("next") or reverse("table:page", args=[pk]))
     response = render(
         request,
         "campaigns/table/page.html#morale",
@@ -339,7 +339,7 @@ def consequence_apply(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpRe
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect(request.POST.get("next") or reverse("campaigns:table:page", args=[pk]))
+        return redirect(request.POST.get("next") or reverse("table:page", args=[pk]))
     event = (
         TableEvent.objects.filter(campaign=campaign, roll_id=roll_pk, kind=TableEventKind.ROLL)
         .select_related("roll", "actor", "character")

@@ -1,4 +1,4 @@
-from django.urls import include, path, register_converter
+from django.urls import path, register_converter
 
 from campaigns import views
 
@@ -21,7 +21,6 @@ app_name = "campaigns"
 
 campaign = "campaigns/<rowid:pk>/"
 urlpatterns = [
-    path("", include("campaigns.table_urls")),
     path("campaigns/", views.campaign_list, name="list"),
     path("campaigns/new/", views.campaign_create, name="create"),
     path(campaign, views.dashboard, name="dashboard"),

@@ -21,7 +21,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def url(name, campaign, *args):
-    return reverse(f"campaigns:table:{name}", args=[campaign.pk, *args])
+    return reverse(f"table:{name}", args=[campaign.pk, *args])
 
 
 def roll_data(character, **extra):
