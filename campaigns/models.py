@@ -701,3 +701,31 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+
+class Injury(models.Model):
+    """A lasting result of the Aggravation table (§8) on a character — a broken bone, a lost eye,
+    torn tendons… — until the Conteur marks it healed. The effect itself (its impuissance dice
+    and their scope) is read back from `rules.reference.AGGRAVATION_TABLE[row]` by `effect`."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="injuries")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="injuries"
+    )
+    row = models.PositiveSmallIntegerField(_("ligne de Fragilité"))
+    effect = models.CharField(_("effet"), max_length=32)
+    roll = models.ForeignKey(
+        Roll, on_delete=models.SET_NULL, null=True, blank=True, related_name="injuries"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    healed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(row__lte=5), name="injury_row_range"),
+        ]
+        indexes = [models.Index(fields=["character", "healed_at"], name="injury_character_open")]
+
+    def __str__(self) -> str:
+        return f"{self.character_id}: {self.effect}"

@@ -13,18 +13,20 @@ states and the Aggravation table (§7–§8). Nothing here re-implements a rule.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from campaigns.models import (
     Arc,
     ArcStatus,
     Campaign,
+    Injury,
     MoralePool,
     PlaySession,
     Role,
@@ -103,6 +105,7 @@ class RollRequest:
     characteristic_value: int | None = None
     skill_level: int | None = None
     label: str = ""
+    injuries: tuple[int, ...] = ()  # the roller's injuries that hinder this roll (§8)
 
     @property
     def hope_points(self) -> int:
@@ -115,6 +118,7 @@ class RollRequest:
     def to_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["skills"] = list(self.skills)
+        data["injuries"] = list(self.injuries)
         return data
 
 
@@ -208,6 +212,51 @@ def sheet_causes(character: Character | None) -> tuple[Cause, ...]:
     return tuple(causes)
 
 
+SCOPE_LABELS = {
+    "limb": "jets usant de ce membre",
+    "hearing": "Perception auditive",
+    "sight": "Perception visuelle, vision en profondeur",
+}
+
+
+def injury_effect(injury: Injury) -> reference.AggravationEffect | None:
+    """The Aggravation table's effect an injury came from (§8)."""
+    return next(
+        (e for e in reference.AGGRAVATION_TABLE.get(injury.row, ()) if e.key == injury.effect), None
+    )
+
+
+def is_lasting(effect: reference.AggravationEffect) -> bool:
+    """Effects that stay on the character until healed: impuissance dice, an unusable or lost
+    limb, a harder rest, an Agonie held by the wound."""
+    return bool(
+        effect.bane_dice
+        or effect.unusable_limb
+        or effect.lost_limb
+        or effect.harder_rest_gauges
+        or effect.agony_locked_until_healed
+    )
+
+
+def injury_label(injury: Injury) -> str:
+    effect = injury_effect(injury)
+    if effect is None:
+        return injury.effect
+    if effect.bane_dice:
+        scope = SCOPE_LABELS.get(effect.bane_scope, effect.bane_scope)
+        return f"{effect.label} : {effect.bane_dice} dé d'impuissance ({scope})"
+    return f"{effect.label} : {effect.description}"
+
+
+def open_injuries(character_ids: Iterable[int]) -> list[Injury]:
+    """The unhealed injuries of these characters (one query), oldest first."""
+    return list(
+        Injury.objects.filter(character_id__in=list(character_ids), healed_at__isnull=True)
+        .select_related("character")
+        .order_by("created_at", "pk")
+    )
+
+
 def _skill_rows(character: Character) -> dict[str, Any]:
     return {row.key: row for row in character.skills.all()}
 
@@ -217,11 +266,16 @@ def _violation(field: str, message: str) -> ValidationError:
 
 
 def check_prepare(
-    *, request: RollRequest, character: Character | None, state: str | None = None
+    *,
+    request: RollRequest,
+    character: Character | None,
+    state: str | None = None,
+    injuries: Sequence[Injury] = (),
 ) -> PreparedCheck:
     """Turn a declaration and a sheet into the engine's Check (§5), with the sheet's own dice.
 
-    `state` overrides the character's special state (a roll that enters Acharnement first)."""
+    `state` overrides the character's special state (a roll that enters Acharnement first);
+    `injuries` are the roller's injuries the player says hinder this roll (their dice, §8)."""
     if request.characteristic not in CHARACTERISTIC_KEYS:
         raise _violation("characteristic", "Cette caractéristique n'existe pas.")
     if character is None:
@@ -267,6 +321,12 @@ def check_prepare(
         causes = sheet_causes(character)
         condition = condition_of(character)
     agony = rules_states.effective_agony(condition.agony, condition.state)
+    injury_bane = 0
+    for injury in injuries:
+        effect = injury_effect(injury)
+        if effect is not None and effect.bane_dice:
+            injury_bane += effect.bane_dice
+            causes = (*causes, Cause("bane", effect.bane_dice, f"Blessure : {effect.label}"))
     try:
         check = Check(
             skill=level,
@@ -275,7 +335,7 @@ def check_prepare(
             difficulty=request.difficulty,
             expertise=request.expertise,
             boon=request.boon + rules_states.boon_dice(condition, impact_points=request.impact),
-            bane=request.bane + rules_states.bane_dice(condition),
+            bane=request.bane + rules_states.bane_dice(condition, injury_bane=injury_bane),
             hope=request.hope,
             agony=agony,
             cancel_critical_failure=request.cancel_critical_failure,
@@ -510,6 +570,19 @@ def roll_create(
     return roll
 
 
+def roller_injuries(character: Character | None, ids: Sequence[int]) -> list[Injury]:
+    """The injuries a roll declares, which must be the roller's and not healed."""
+    if not ids:
+        return []
+    wanted = set(ids)
+    found = [i for i in open_injuries([character.pk]) if i.pk in wanted] if character else []
+    if len(found) != len(wanted):
+        raise _violation(
+            "injuries", "Cette blessure n'est pas (ou plus) celle du personnage qui lance."
+        )
+    return found
+
+
 def _existing_roll(*, campaign: Campaign, by, key: str) -> Roll | None:
     roll = Roll.objects.filter(rolled_by=by, idempotency_key=key).first()
     if roll is None:
@@ -573,7 +646,8 @@ def _roll_and_pay(
         state = rules_states.FURY
         changes.setdefault(character.pk, {})["special_state"] = SpecialState.FURY
 
-    prepared = check_prepare(request=request, character=character, state=state)
+    injuries = roller_injuries(character, request.injuries)
+    prepared = check_prepare(request=request, character=character, state=state, injuries=injuries)
 
     morale_events: list[rules_morale.MoraleEvent] = []
     if needs_morale:
@@ -928,7 +1002,7 @@ def consequence_apply(
         if victim_id is None:
             raise _violation("victim", "Choisissez le personnage qui subit le critique.")
         character = _lock_character(campaign, victim_id, "victim")
-        summary, details = _critical_suffered(character, mode, face, rng, by)
+        summary, details = _critical_suffered(character, mode, face, rng, by, roll)
         payload.update(details)
     elif kind == FORTUNE:
         character = _lock_character(campaign, roll.character_id, "roll")
@@ -970,7 +1044,7 @@ def _lock_character(campaign: Campaign, pk: int | None, field_name: str) -> Char
 
 
 def _critical_suffered(
-    character: Character, mode: str, face: int | None, rng: RandomSource | None, by
+    character: Character, mode: str, face: int | None, rng: RandomSource | None, by, roll: Roll
 ) -> tuple[str, dict[str, Any]]:
     condition = rules_states.suffer_critical(condition_of(character))
     changes: dict[str, Any] = {"aggravation": condition.aggravation}
@@ -996,6 +1070,15 @@ def _critical_suffered(
             fragility=after.fragility, agony=after.agony, agony_locked=after.agony_locked
         )
         details.update(die=die, chosen=face is not None, effect=effect.key)
+        if is_lasting(effect):
+            injury = Injury.objects.create(
+                campaign_id=roll.campaign_id,
+                character=character,
+                row=min(character.fragility, 5),
+                effect=effect.key,
+                roll=roll,
+            )
+            details["injury"] = injury.pk
         how = "choisi par le Conteur" if face is not None else "tiré"
         summary = (
             f"{character.name} subit un critique (Aggravation {condition.aggravation}) : "
@@ -1006,6 +1089,41 @@ def _critical_suffered(
         raise _violation("mode", "Choisissez Résilience ou la table d'Aggravation.")
     _sheet_write(character, changes, by)
     return summary, details
+
+
+@transaction.atomic
+def injury_heal(*, campaign: Campaign, by, injury_id: int) -> TableEvent:
+    """The Conteur marks an injury healed (§8): its dice stop; a stomach wound releases the
+    Agonie it held. Logged."""
+    if not is_storyteller(campaign):
+        raise PermissionDenied("Seul le Conteur déclare une blessure guérie.")
+    _lock_pool(campaign)
+    injury = (
+        Injury.objects.select_for_update()
+        .filter(pk=injury_id, campaign=campaign, healed_at__isnull=True)
+        .first()
+    )
+    if injury is None:
+        raise _violation("injury", "Cette blessure n'existe pas ou est déjà guérie.")
+    character = _lock_character(campaign, injury.character_id, "injury")
+    injury.healed_at = timezone.now()
+    injury.save(update_fields=["healed_at"])
+    effect = injury_effect(injury)
+    if effect is not None and effect.agony_locked_until_healed:
+        still_held = Injury.objects.filter(
+            character=character, healed_at__isnull=True, effect=injury.effect
+        ).exists()
+        if not still_held:
+            _sheet_write(character, {"agony_locked": False}, by)
+    label = effect.label if effect else injury.effect
+    return _log(
+        campaign_id=campaign.pk,
+        kind=TableEventKind.CONSEQUENCE,
+        summary=f"{character.name} : blessure guérie ({label}).",
+        by=by,
+        character=character,
+        payload={"injury": injury.pk, "healed": True},
+    )
 
 
 def seeded_rng(seed: int | None) -> RandomSource | None:

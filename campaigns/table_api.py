@@ -215,6 +215,7 @@ class Odds(TableView):
             request=declared,
             character=character,
             state=table.rules_states.FURY if declared.fury else None,
+            injuries=table.roller_injuries(character, declared.injuries),
         )
         odds = check_odds(prepared.check)
         return Response(
@@ -280,3 +281,14 @@ class MoraleAction(TableView):
             ).data,
             status=201,
         )
+
+
+class InjuryHeal(TableView):
+    """The Conteur marks an injury healed (§8): its dice stop, a stomach wound frees its Agonie."""
+
+    queryset = Roll.objects.none()
+    output_serializer_class = s.EventOut
+
+    def post(self, request: Request, campaign_id: int, pk: int) -> Response:
+        event = table.injury_heal(campaign=self.campaign, by=request.user, injury_id=pk)
+        return Response(s.EventOut(event).data, status=201)

@@ -16,6 +16,7 @@ urlpatterns = [
         api.RollConsequence.as_view(),
         name="roll-consequence",
     ),
+    path(IN_CAMPAIGN + "injuries/<int:pk>/heal/", api.InjuryHeal.as_view(), name="injury-heal"),
     path(IN_CAMPAIGN + "log/", api.TableLog.as_view(), name="log"),
     path(IN_CAMPAIGN + "odds/", api.Odds.as_view(), name="odds"),
     path(IN_CAMPAIGN + "morale/", api.Morale.as_view(), name="morale"),

@@ -75,13 +75,24 @@ class RollForm(forms.Form):
         label=_("Niveau de compétence (PNJ)"), min_value=0, max_value=10, required=False
     )
     label = forms.CharField(label=_("Intitulé"), max_length=120, required=False)
+    injuries = forms.TypedMultipleChoiceField(
+        label=_("Blessures qui gênent ce jet"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
     visibility = forms.ChoiceField(
         label=_("Visibilité"), choices=Visibility.choices, initial=Visibility.PUBLIC
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
-    def __init__(self, *args, characters=(), storyteller: bool = False, **kwargs):
+    def __init__(self, *args, characters=(), storyteller: bool = False, injuries=(), **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["injuries"].choices = [
+            (i.pk, f"{i.character.name} — {i.label}") for i in injuries
+        ]
+        if not injuries:
+            del self.fields["injuries"]
         choices = [(c.pk, c.name) for c in characters]
         if storyteller:
             choices = [("", _("— PNJ du Conteur —")), *choices]
@@ -124,6 +135,7 @@ class RollForm(forms.Form):
             characteristic_value=data.get("characteristic_value"),
             skill_level=data.get("skill_level"),
             label=data.get("label") or "",
+            injuries=tuple(data.get("injuries") or ()),
         )
 
 

@@ -13,7 +13,14 @@ from django.db.models import Q, QuerySet
 
 from campaigns.models import Arc, Campaign, MoralePool, Roll, TableEvent, TableEventKind, Visibility
 from campaigns.policy import is_storyteller
-from campaigns.table import member_keys, morale_of, player_characters
+from campaigns.table import (
+    injury_effect,
+    injury_label,
+    member_keys,
+    morale_of,
+    open_injuries,
+    player_characters,
+)
 from characters.models import Character, SpecialState
 from rules import morale as rules_morale
 from rules import states as rules_states
@@ -87,6 +94,7 @@ class MemberPanel:
     state: str  # SpecialState value
     state_label: str
     mine: bool
+    injuries: list  # open Injury rows, each with `.label`
 
 
 @dataclass(frozen=True)
@@ -106,12 +114,16 @@ class MoralePanel:
 
 
 def morale_panel(*, campaign: Campaign, user) -> MoralePanel:
-    """The group's Moral with each character's personal points and states, from rules.morale
-    (two queries)."""
+    """The group's Moral with each character's personal points, states and open injuries, from
+    rules.morale (three queries)."""
     pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
     characters = list(player_characters(campaign))
     morale = morale_of(pool, characters)
     keys = member_keys(characters)
+    wounds: dict[int, list] = {}
+    for injury in open_injuries(c.pk for c in characters):
+        injury.label = injury_label(injury)
+        wounds.setdefault(injury.character_id, []).append(injury)
     members = []
     for character in characters:
         member = morale.member(keys[character.pk])
@@ -128,6 +140,7 @@ def morale_panel(*, campaign: Campaign, user) -> MoralePanel:
                 if state == SpecialState.NONE
                 else rules_states.STATE_LABELS.get(state, state),
                 mine=character.owner_id == user.pk,
+                injuries=wounds.get(character.pk, []),
             )
         )
     return MoralePanel(
@@ -179,3 +192,15 @@ def characters_for_roller(*, campaign: Campaign, user) -> list[Character]:
     if not is_storyteller(campaign):
         characters = characters.filter(owner=user)
     return list(characters.order_by("name", "pk"))
+
+
+def hindering_injuries(characters: list[Character]) -> list:
+    """The open injuries that add impuissance dice, of the characters one may roll for (one
+    query), each with `.label`: the roll form offers them with their cause."""
+    found = []
+    for injury in open_injuries(c.pk for c in characters):
+        effect = injury_effect(injury)
+        if effect is not None and effect.bane_dice:
+            injury.label = injury_label(injury)
+            found.append(injury)
+    return found

@@ -58,12 +58,20 @@ class CheckIn(serializers.Serializer):
         required=False, allow_null=True, min_value=0, max_value=10, default=None
     )
     label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    injuries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        required=False,
+        default=list,
+        max_length=20,
+        help_text="Les blessures du personnage qui gênent ce jet (leurs dés d'impuissance).",
+    )
 
     def roll_request(self) -> RollRequest:
         data = dict(self.validated_data)
         for name in ("character", "visibility", "idempotency_key", "play_session"):
             data.pop(name, None)
         data["skills"] = tuple(data["skills"])
+        data["injuries"] = tuple(data["injuries"])
         return RollRequest(**data)
 
 
@@ -147,6 +155,13 @@ class OddsOut(serializers.Serializer):
     causes = CauseOut(many=True)
 
 
+class InjuryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    effect = serializers.CharField()
+    label = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
 class MemberOut(serializers.Serializer):
     character = serializers.IntegerField(source="character.pk")
     name = serializers.CharField(source="character.name")
@@ -155,6 +170,7 @@ class MemberOut(serializers.Serializer):
     cap = serializers.IntegerField()
     calm = serializers.BooleanField()
     state = serializers.CharField()
+    injuries = InjuryOut(many=True)
 
 
 class MoraleOut(serializers.Serializer):

@@ -20,6 +20,7 @@ urlpatterns = [
         views.consequence_apply,
         name="consequence",
     ),
+    path(table + "injuries/<rowid:injury_pk>/heal/", views.injury_heal, name="injury_heal"),
     path(session, views.table_page, name="session"),
     path(session + "rolls/", views.roll_create, name="session_roll"),
 ]

@@ -55,12 +55,13 @@ def _table_url(campaign: Campaign, play_session: PlaySession | None) -> str:
     return reverse("table:page", args=[campaign.pk])
 
 
-def _roll_form(request, campaign, characters, data=None, initial=None) -> RollForm:
+def _roll_form(request, campaign, characters, data=None, initial=None, injuries=None) -> RollForm:
     return RollForm(
         data,
         initial=initial,
         characters=characters,
         storyteller=is_storyteller(campaign),
+        injuries=selectors.hindering_injuries(characters) if injuries is None else injuries,
     )
 
 
@@ -89,6 +90,7 @@ def _odds_context(form: RollForm, characters) -> dict:
             request=request,
             character=character,
             state=table.rules_states.FURY if request.fury else None,
+            injuries=table.roller_injuries(character, request.injuries),
         )
     except ValidationError as error:
         return {"odds_errors": {"": error.messages}}
@@ -110,17 +112,27 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
         ),
         campaign,
     )
-    initial = {"character": _int(request.GET.get("character"))}
-    if request.GET.get("skill"):
-        initial["skills"] = [request.GET["skill"]]
-    if request.GET.get("characteristic"):
-        initial["characteristic"] = request.GET["characteristic"]
-    if initial["character"] is None and characters and not is_storyteller(campaign):
-        initial["character"] = characters[0].pk
-    form = _roll_form(request, campaign, characters, initial=initial)
-    odds_form = _roll_form(
-        request, campaign, characters, data={**form.initial, **_form_defaults(form)}
-    )
+    injuries = selectors.hindering_injuries(characters)
+    if "idempotency_key" in request.GET:
+        # "Calculer les chances" without JavaScript: the form comes back with its odds.
+        form = _roll_form(request, campaign, characters, data=request.GET, injuries=injuries)
+        odds_form = form
+    else:
+        initial = {"character": _int(request.GET.get("character"))}
+        if request.GET.get("skill"):
+            initial["skills"] = [request.GET["skill"]]
+        if request.GET.get("characteristic"):
+            initial["characteristic"] = request.GET["characteristic"]
+        if initial["character"] is None and characters and not is_storyteller(campaign):
+            initial["character"] = characters[0].pk
+        form = _roll_form(request, campaign, characters, initial=initial, injuries=injuries)
+        odds_form = _roll_form(
+            request,
+            campaign,
+            characters,
+            data={**form.initial, **_form_defaults(form)},
+            injuries=injuries,
+        )
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
@@ -358,3 +370,30 @@ def consequence_apply(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpRe
     )
     response = trigger_client_event(response, POLL_NOW)
     return trigger_client_event(response, MORALE_CHANGED)
+
+
+@login_required
+@require_POST
+def injury_heal(request: HtmxHttpRequest, pk: int, injury_pk: int) -> HttpResponse:
+    """The Conteur marks an injury healed; the panel comes back (HTMX) or the page (redirect)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    error = None
+    try:
+        table.injury_heal(campaign=campaign, by=request.user, injury_id=injury_pk)
+    except ValidationError as exc:
+        error = " ".join(exc.messages)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("table:page", pk=pk)
+    response = render(
+        request,
+        "campaigns/table/page.html#morale",
+        {
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+            "morale_error": error,
+        },
+    )
+    return trigger_client_event(response, POLL_NOW) if not error else response

@@ -157,3 +157,20 @@ def test_a_refused_moral_move_is_explained(storyteller, campaign, aelis, brann):
     assert response.status_code == 400
     assert response.json()["detail"] == ("Un exploit demande l'unanimité ; manquent : Brann.")
     assert MoralePool.objects.get().hope == 2
+
+
+def test_injuries_are_listed_declared_and_healed(storyteller, player, campaign, aelis, brann):
+    from campaigns.models import Injury
+
+    injury = Injury.objects.create(campaign=campaign, character=aelis, row=2, effect="broken_bones")
+    state = api(player).get(url("morale", campaign)).json()
+    listed = next(m for m in state["members"] if m["name"] == "Aelis")["injuries"]
+    assert [i["id"] for i in listed] == [injury.pk]
+    made = api(player).post(
+        url("roll-list", campaign),
+        {"character": aelis.pk, "characteristic": "strength", "injuries": [injury.pk]},
+    )
+    assert made.status_code == 201 and made.json()["inputs"]["check"]["bane"] == 1
+    assert api(player).post(url("injury-heal", campaign, injury.pk)).status_code == 403
+    assert api(storyteller).post(url("injury-heal", campaign, injury.pk)).status_code == 201
+    assert api(storyteller).post(url("injury-heal", campaign, injury.pk)).status_code == 400

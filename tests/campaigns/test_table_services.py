@@ -8,7 +8,7 @@ from table_fixtures import *  # noqa: F403 (fixtures)
 from table_fixtures import key, set_pool
 
 from campaigns import table
-from campaigns.models import Arc, MoralePool, Roll, TableEvent, Visibility
+from campaigns.models import Arc, Injury, MoralePool, Roll, TableEvent, Visibility
 from campaigns.table import RollRequest
 from campaigns.table_selectors import events_for_user, morale_panel, used_in_arc
 from characters.models import Character, CharacterChange
@@ -357,3 +357,59 @@ def test_used_in_arc_lists_what_each_character_rolled(campaign, player, aelis, a
     used = used_in_arc(arc=arc)[aelis.pk]
     assert used.characteristics == {"strength", "finesse"}
     assert used.skills == {"melee", "sport"}
+
+
+# --- injuries (§8) --------------------------------------------------------------------------
+
+
+def critical_on_table(campaign, storyteller, player, character, as_member, face):
+    failed = roll(campaign, player, character, as_member, Dice(1, 1, 1, 1), skills=())
+    table.consequence_apply(
+        campaign=as_member(campaign, storyteller),
+        by=storyteller,
+        roll_id=failed.pk,
+        kind="critical",
+        face=face,
+    )
+    return Injury.objects.filter(character=character).last()
+
+
+def test_a_broken_bone_hinders_the_rolls_that_declare_it_until_healed(
+    campaign, storyteller, player, other_player, aelis, brann, as_member
+):
+    aelis.fragility = 2
+    aelis.save()
+    injury = critical_on_table(campaign, storyteller, player, aelis, as_member, face=8)
+    assert injury.effect == "broken_bones" and injury.healed_at is None
+    hindered = roll(campaign, player, aelis, as_member, injuries=(injury.pk,))
+    assert hindered.inputs["check"]["bane"] == 1
+    assert "Blessure : Os de bras ou de jambe fracturés" in str(hindered.inputs["causes"])
+    with pytest.raises(ValidationError):  # not Brann's injury
+        roll(campaign, other_player, brann, as_member, injuries=(injury.pk,))
+    table.injury_heal(
+        campaign=as_member(campaign, storyteller), by=storyteller, injury_id=injury.pk
+    )
+    with pytest.raises(ValidationError):  # healed
+        roll(campaign, player, aelis, as_member, injuries=(injury.pk,))
+
+
+def test_a_stomach_wound_holds_its_agony_until_healed(
+    campaign, storyteller, player, aelis, as_member
+):
+    aelis.fragility = 3
+    aelis.save()
+    injury = critical_on_table(campaign, storyteller, player, aelis, as_member, face=1)
+    aelis.refresh_from_db()
+    assert (injury.effect, aelis.agony, aelis.agony_locked, aelis.fragility) == (
+        "stomach",
+        1,
+        True,
+        4,
+    )
+    table.injury_heal(
+        campaign=as_member(campaign, storyteller), by=storyteller, injury_id=injury.pk
+    )
+    aelis.refresh_from_db()
+    assert not aelis.agony_locked
+    with pytest.raises(PermissionDenied):
+        table.injury_heal(campaign=as_member(campaign, player), by=player, injury_id=injury.pk)

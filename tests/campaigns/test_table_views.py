@@ -271,3 +271,23 @@ def test_a_session_table_stores_the_session(client, player, aelis, campaign):
     assert client.get(url("session", campaign, session.pk)).status_code == 200
     client.post(url("session_roll", campaign, session.pk), roll_data(aelis))
     assert Roll.objects.get().play_session == session
+
+
+def test_injuries_are_offered_in_the_form_and_healed_from_the_panel(
+    client_for, storyteller, player, aelis, brann, campaign
+):
+    from campaigns.models import Injury
+
+    injury = Injury.objects.create(campaign=campaign, character=aelis, row=4, effect="eye")
+    page = client_for(player).get(url("page", campaign)).content.decode()
+    assert "Aelis — Œil : 1 dé d&#x27;impuissance (Perception visuelle" in page
+    odds = client_for(player).get(
+        url("odds", campaign), roll_data(aelis, injuries=[injury.pk]), **HX
+    )
+    assert "Blessure : Œil" in odds.content.decode()
+    assert "Guérie" not in page  # only the Conteur heals
+    conteur = client_for(storyteller)
+    response = conteur.post(url("injury_heal", campaign, injury.pk), **HX)
+    assert response.status_code == 200 and "Œil" not in response.content.decode()
+    injury.refresh_from_db()
+    assert injury.healed_at is not None
