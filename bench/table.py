@@ -5,13 +5,15 @@ postgres, or BENCH_DATABASE_URL). It recreates the database `altherion_bench_tab
 campaign (a Conteur, four players and their characters), starts gunicorn on 127.0.0.1 and runs
 bounded closed-loop loads with keep-alive connections:
 
-- floor: GET /healthz (one `SELECT 1`, no session) — the cheapest view this server answers;
+- floor: GET /bench/floor — the sheet bench's floor (bench/_sheet_urls.py): the cheapest
+  login-protected Django view, behind the same middleware and session authentication;
 - rolls: POST /api/campaigns/<id>/rolls/ by the four players (token auth, server-side dice,
   Impact and Moral locking, one log event each);
 - poll: GET /campaigns/<id>/table/poll/?after=<cursor> by 50 open pages (session cookies), each
   following its own cursor while a player keeps rolling, as the table page does.
 
-Prints req/s, p50 and p99 of each and their ratio to the floor.
+Prints req/s, p50 and p99 of each and their ratios to the floor, then whether the server keeps
+up with 50 pages polling every 1.5 s (capacity above the demand, p99 below the poll interval).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))  # the sheet bench's settings and floor view
 
 DB_NAME = "altherion_bench_table"
 ADMIN_URL = os.environ.get("BENCH_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -42,6 +45,7 @@ FLOOR_REQUESTS = 2000
 ROLL_REQUESTS = 300
 POLL_REQUESTS = 3000
 WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
+THREADS = 4  # per worker; each thread keeps one PostgreSQL connection (CONN_MAX_AGE)
 POLL_INTERVAL = 1.5  # seconds, as the table page polls
 LIVE_SECONDS = 15  # the realistic phase: 50 pages polling every 1.5 s while a player rolls
 
@@ -57,6 +61,8 @@ def server_env() -> dict[str, str]:
         "CONN_MAX_AGE": "60",
         "LOG_LEVEL": "WARNING",
         "CELERY_BROKER_URL": "",
+        "DJANGO_SETTINGS_MODULE": "_sheet_settings",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "bench"), str(ROOT)]),
     }
 
 
@@ -77,7 +83,6 @@ def recreate_database() -> None:
 def seed() -> dict:
     """A campaign with a Conteur and four players, their characters, tokens and sessions."""
     os.environ.update(server_env())
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "altherion.settings")
     import django
 
     django.setup()
@@ -144,7 +149,7 @@ def start_server(port: int) -> subprocess.Popen:
             "-w",
             str(WORKERS),
             "--threads",
-            "8",
+            str(THREADS),
             "--worker-class",
             "gthread",
             "--keep-alive",
@@ -267,7 +272,7 @@ def main() -> int:
     try:
 
         def floor(index, state):
-            return "GET", "/healthz", None, {}
+            return "GET", "/bench/floor", None, {"Cookie": f"sessionid={data['sessions'][index]}"}
 
         def roll(index, state):
             player = index % ROLLERS
@@ -287,7 +292,7 @@ def main() -> int:
 
         def poll(index, state):
             # A page starts from the cursor it was rendered with: the newest event then.
-            after = state.setdefault("after", newest_event())
+            after = state.setdefault("after", opened_at[0])
             headers = {
                 "Cookie": f"sessionid={data['sessions'][index]}",
                 "HX-Request": "true",
@@ -311,7 +316,9 @@ def main() -> int:
 
         roller = threading.Thread(target=keep_rolling)
         roller.start()
+        opened_at = [newest_event()]  # read here: client threads never touch the database
         results["poll"] = Load(port, OPEN_PAGES, POLL_REQUESTS, poll).run()
+        opened_at[0] = newest_event()
         until = time.monotonic() + LIVE_SECONDS
         live = Load(port, OPEN_PAGES, 10**9, poll, interval=POLL_INTERVAL, until=until)
         results["live"] = live.run()
@@ -323,19 +330,23 @@ def main() -> int:
         server.wait(timeout=15)
 
     base = results["floor"]
-    print(f"gunicorn : {WORKERS} workers × 8 threads, PostgreSQL {DB_NAME}")
-    print(f"{'':38} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'× plancher':>10} {'erreurs':>8}")
+    print(f"gunicorn : {WORKERS} workers × {THREADS} threads, PostgreSQL {DB_NAME}")
+    print(
+        f"{'':38} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'débit/pl.':>10} {'p50/pl.':>8}"
+        f" {'erreurs':>8}"
+    )
     labels = {
-        "floor": "plancher : GET /healthz (50 clients)",
+        "floor": "plancher : /bench/floor (50 clients)",
         "rolls": f"jets : POST rolls/ ({ROLLERS * 2} clients)",
         "poll": f"poll, capacité ({OPEN_PAGES} pages, en boucle)",
         "live": f"poll réel ({OPEN_PAGES} pages, toutes les {POLL_INTERVAL} s)",
     }
     for name, result in results.items():
         ratio = result["rps"] / base["rps"]
+        slower = result["p50"] / base["p50"]
         print(
             f"{labels[name]:38} {result['rps']:8.0f} {result['p50']:8.1f} {result['p99']:8.1f}"
-            f" {ratio:10.2f} {result['errors']:8d}"
+            f" {ratio:10.2f} {slower:8.1f} {result['errors']:8d}"
         )
     needed = OPEN_PAGES / POLL_INTERVAL
     capacity = results["poll"]["rps"]
