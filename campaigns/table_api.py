@@ -24,7 +24,7 @@ from altherion.api_errors import ApiSchema
 from campaigns import table
 from campaigns import table_selectors as selectors
 from campaigns import table_serializers as s
-from campaigns.models import PlaySession, Roll, TableEvent
+from campaigns.models import Arc, PlaySession, Roll, TableEvent
 from campaigns.policy import campaign_get_for_member
 from rules.odds import check_odds
 
@@ -292,3 +292,27 @@ class InjuryHeal(TableView):
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
         event = table.injury_heal(campaign=self.campaign, by=request.user, injury_id=pk)
         return Response(s.EventOut(event).data, status=201)
+
+
+class UsedInArc(TableView):
+    """The characteristics and skills each character rolled during an arc (for XP, §10), from
+    the roll log; every roll counts, secret ones included (only names of what was used)."""
+
+    queryset = Roll.objects.none()
+    output_serializer_class = s.UsedInArcOut
+
+    @extend_schema(responses=s.UsedInArcOut(many=True))
+    def get(self, request: Request, campaign_id: int, arc_id: int) -> Response:
+        arc = Arc.objects.filter(campaign=self.campaign, pk=arc_id).first()
+        if arc is None:
+            raise Http404
+        used = selectors.used_in_arc(arc=arc)
+        rows = [
+            {
+                "character": pk,
+                "characteristics": sorted(u.characteristics),
+                "skills": sorted(u.skills),
+            }
+            for pk, u in sorted(used.items())
+        ]
+        return Response(s.UsedInArcOut(rows, many=True).data)

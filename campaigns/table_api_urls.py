@@ -18,6 +18,7 @@ urlpatterns = [
     ),
     path(IN_CAMPAIGN + "injuries/<int:pk>/heal/", api.InjuryHeal.as_view(), name="injury-heal"),
     path(IN_CAMPAIGN + "log/", api.TableLog.as_view(), name="log"),
+    path(IN_CAMPAIGN + "arcs/<int:arc_id>/used/", api.UsedInArc.as_view(), name="used-in-arc"),
     path(IN_CAMPAIGN + "odds/", api.Odds.as_view(), name="odds"),
     path(IN_CAMPAIGN + "morale/", api.Morale.as_view(), name="morale"),
     path(IN_CAMPAIGN + "morale/actions/", api.MoraleAction.as_view(), name="morale-action"),

@@ -218,3 +218,9 @@ class ConsequenceIn(serializers.Serializer):
     )
     mode = serializers.ChoiceField(choices=[table.TABLE, table.RESILIENCE], default=table.TABLE)
     face = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10)
+
+
+class UsedInArcOut(serializers.Serializer):
+    character = serializers.IntegerField()
+    characteristics = serializers.ListField(child=serializers.CharField())
+    skills = serializers.ListField(child=serializers.CharField())

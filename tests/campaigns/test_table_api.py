@@ -174,3 +174,24 @@ def test_injuries_are_listed_declared_and_healed(storyteller, player, campaign, 
     assert api(player).post(url("injury-heal", campaign, injury.pk)).status_code == 403
     assert api(storyteller).post(url("injury-heal", campaign, injury.pk)).status_code == 201
     assert api(storyteller).post(url("injury-heal", campaign, injury.pk)).status_code == 400
+
+
+def test_what_each_character_used_in_an_arc(storyteller, player, outsider, campaign, aelis):
+    from campaigns.models import Arc
+
+    arc = Arc.objects.create(campaign=campaign, title="Le phare")
+    client = api(player)
+    for characteristic, skills in [("strength", ["melee"]), ("finesse", ["sport", "melee"])]:
+        client.post(
+            url("roll-list", campaign),
+            {"character": aelis.pk, "characteristic": characteristic, "skills": skills},
+        )
+    used = api(storyteller).get(url("used-in-arc", campaign, arc.pk)).json()
+    assert used == [
+        {
+            "character": aelis.pk,
+            "characteristics": ["finesse", "strength"],
+            "skills": ["melee", "sport"],
+        }
+    ]
+    assert api(outsider).get(url("used-in-arc", campaign, arc.pk)).status_code == 404
