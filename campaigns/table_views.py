@@ -169,11 +169,11 @@ def _form_defaults(form: RollForm) -> dict:
 def table_odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The odds fragment for the form's current values (the form sends them on every change)."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
+    if not request.htmx:  # without JavaScript the page itself shows the odds of the form
+        return redirect(f"{reverse('table:page', args=[pk])}?{request.GET.urlencode()}")
     characters = selectors.characters_for_roller(campaign=campaign, user=request.user)
     form = _roll_form(request, campaign, characters, data=request.GET)
     context = {"campaign": campaign, **_odds_context(form, characters)}
-    if not request.htmx:
-        context.update(form=form, standalone=True)
     return render(request, "campaigns/table/page.html#odds", context)
 
 
@@ -228,7 +228,7 @@ def roll_create(request: HtmxHttpRequest, pk: int, session_pk: int | None = None
         },
     )
     response = trigger_client_event(response, POLL_NOW)
-    if roll.inputs.get("hope_points") or _spent_morale(roll):
+    if _spent_morale(roll):
         response = trigger_client_event(response, MORALE_CHANGED)
     return response
 
@@ -319,7 +319,7 @@ def morale_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             messages.error(request, error)
         else:
             messages.success(request, change.event.summary)
-        return redirect(request.POST.get("next") or reverse("table:page", args=[pk]))
+        return redirect("table:page", pk=pk)
     response = render(
         request,
         "campaigns/table/page.html#morale",
@@ -351,7 +351,7 @@ def consequence_apply(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpRe
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect(request.POST.get("next") or reverse("table:page", args=[pk]))
+        return redirect("table:page", pk=pk)
     event = (
         TableEvent.objects.filter(campaign=campaign, roll_id=roll_pk, kind=TableEventKind.ROLL)
         .select_related("roll", "actor", "character")

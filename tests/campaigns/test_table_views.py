@@ -291,3 +291,16 @@ def test_injuries_are_offered_in_the_form_and_healed_from_the_panel(
     assert response.status_code == 200 and "Œil" not in response.content.decode()
     injury.refresh_from_db()
     assert injury.healed_at is not None
+
+
+def test_without_javascript_the_page_computes_the_odds_of_the_form(client, player, aelis, campaign):
+    client.force_login(player)
+    data = roll_data(aelis, difficulty=30)
+    redirected = client.get(url("odds", campaign), data)
+    assert redirected.status_code == 302 and redirected["Location"].startswith(
+        url("page", campaign)
+    )
+    page = client.get(redirected["Location"]).content.decode()
+    expected = check_odds(Check(skill=3, complexity=1, characteristic=4, difficulty=30))
+    assert f"{100 * expected.success:.1f}".replace(".", ",") in page
+    assert 'name="difficulty" value="30"' in page
