@@ -25,6 +25,14 @@
     }
   });
 
+  // A page left open in a background tab stops polling, and catches up when shown again.
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    if (evt.detail.elt === poller() && document.hidden) { evt.preventDefault(); }
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && poller()) { htmx.trigger(document.body, "table-poll"); }
+  });
+
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     var xhr = evt.detail.xhr;
     if (evt.detail.elt === poller() && xhr) {
