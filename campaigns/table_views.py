@@ -8,6 +8,9 @@ the page loop and the poll), the poll returns new rows or 204, and the Moral pan
 
 from __future__ import annotations
 
+from functools import wraps
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -32,6 +35,24 @@ POLL_NOW = "table-poll"
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+def table_login_required(view):
+    """`login_required`, except that an HTMX request of a signed-out page (a session that
+    expired while the table was open for hours) sends the whole page to the login form instead
+    of swapping the login page into the log."""
+    protected = login_required(view)
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated and getattr(request, "htmx", False):
+            page = reverse("table:page", args=[kwargs["pk"]])
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = f"{reverse(settings.LOGIN_URL)}?next={page}"
+            return response
+        return protected(request, *args, **kwargs)
+
+    return wrapper
 
 
 def _int(value) -> int | None:
@@ -163,7 +184,7 @@ def _form_defaults(form: RollForm) -> dict:
     }
 
 
-@login_required
+@table_login_required
 @require_GET
 @vary_on_headers("HX-Request")
 def table_odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -245,7 +266,7 @@ def _spent_morale(roll) -> bool:
     )
 
 
-@login_required
+@table_login_required
 @require_GET
 def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """New log rows after the cursor `?after=<id>` (oldest first, at most POLL_LIMIT), or 204.
@@ -280,7 +301,7 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@login_required
+@table_login_required
 @require_GET
 @vary_on_headers("HX-Request")
 def morale_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:

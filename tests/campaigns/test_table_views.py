@@ -304,3 +304,10 @@ def test_without_javascript_the_page_computes_the_odds_of_the_form(client, playe
     expected = check_odds(Check(skill=3, complexity=1, characteristic=4, difficulty=30))
     assert f"{100 * expected.success:.1f}".replace(".", ",") in page
     assert 'name="difficulty" value="30"' in page
+
+
+def test_an_expired_session_sends_the_polling_page_to_the_login_form(client, campaign):
+    response = client.get(url("poll", campaign), {"after": 0}, **HX)
+    assert response.status_code == 204
+    assert response["HX-Redirect"] == f"{reverse('login')}?next={url('page', campaign)}"
+    assert client.get(url("poll", campaign)).status_code == 302  # a plain request: redirected
