@@ -3,12 +3,12 @@
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
-from table_fixtures import *  # noqa: F403 (fixtures)
-from table_fixtures import set_pool
 
 from campaigns.models import MoralePool, Roll
 from rules.check import Check
 from rules.odds import check_odds
+from tests.campaigns.table_fixtures import *  # noqa: F403 (fixtures)
+from tests.campaigns.table_fixtures import set_pool
 
 pytestmark = pytest.mark.django_db
 

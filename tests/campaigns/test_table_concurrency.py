@@ -10,8 +10,6 @@ from collections import Counter
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
-from table_fixtures import *  # noqa: F403 (fixtures)
-from table_fixtures import key
 
 from campaigns import table
 from campaigns.models import MoralePool, Roll, TableEvent, TableEventKind
@@ -19,6 +17,8 @@ from campaigns.policy import campaign_get_for_member
 from campaigns.table import RollRequest
 from characters.models import Character
 from rules import morale as rules_morale
+from tests.campaigns.table_fixtures import *  # noqa: F403 (fixtures)
+from tests.campaigns.table_fixtures import key
 
 pytestmark = pytest.mark.services
 

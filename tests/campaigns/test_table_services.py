@@ -4,8 +4,6 @@ import random
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from table_fixtures import *  # noqa: F403 (fixtures)
-from table_fixtures import key, set_pool
 
 from campaigns import table
 from campaigns.models import Arc, Injury, MoralePool, Roll, TableEvent, Visibility
@@ -13,6 +11,8 @@ from campaigns.table import RollRequest
 from campaigns.table_selectors import events_for_user, morale_panel, used_in_arc
 from characters.models import Character, CharacterChange
 from rules.check import Check, roll_check
+from tests.campaigns.table_fixtures import *  # noqa: F403 (fixtures)
+from tests.campaigns.table_fixtures import key, set_pool
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,6 @@ import random
 
 import pytest
 from django.urls import reverse
-from table_fixtures import *  # noqa: F403 (fixtures)
-from table_fixtures import key
 
 from campaigns import table
 from campaigns.models import MoralePool, Roll, TableEvent, Visibility
@@ -15,6 +13,8 @@ from campaigns.table import RollRequest
 from rules.check import Check
 from rules.odds import check_odds
 from tests.altherion.test_csp import assert_csp_safe
+from tests.campaigns.table_fixtures import *  # noqa: F403 (fixtures)
+from tests.campaigns.table_fixtures import key
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
