@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("campaigns.api_urls")),
     path("", include("characters.api_urls")),
     path("", include("campaigns.progression_api_urls")),
+    path("", include("campaigns.table_api_urls")),
 ]

@@ -34,6 +34,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
     path("", include("campaigns.urls")),
+    path("", include("campaigns.table_urls")),
     path("", include("characters.urls")),
     path("", include("campaigns.progression_urls")),
 ]

@@ -1,0 +1,370 @@
+"""Bench of the table: roll creation and the log's poll under 50 open pages, against a floor.
+
+Run from the repository root: `.venv/bin/python bench/table.py` (PostgreSQL on 127.0.0.1 as user
+postgres, or BENCH_DATABASE_URL). It recreates the database `altherion_bench_table`, seeds a
+campaign (a Conteur, four players and their characters), starts gunicorn on 127.0.0.1 and runs
+bounded closed-loop loads with keep-alive connections:
+
+- floor: GET /bench/floor — the sheet bench's floor (bench/_sheet_urls.py): the cheapest
+  login-protected Django view, behind the same middleware and session authentication;
+- rolls: POST /api/campaigns/<id>/rolls/ by the four players (token auth, server-side dice,
+  Impact and Moral locking, one log event each);
+- poll: GET /campaigns/<id>/table/poll/?after=<cursor> by 50 open pages (session cookies), each
+  following its own cursor while a player keeps rolling, as the table page does.
+
+Prints req/s, p50 and p99 of each and their ratios to the floor, then whether the server keeps
+up with 50 pages polling every 1.5 s (capacity above the demand, p99 below the poll interval).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))  # the sheet bench's settings and floor view
+
+DB_NAME = "altherion_bench_table"
+ADMIN_URL = os.environ.get("BENCH_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{DB_NAME}")
+SECRET_KEY = "bench-table-secret-key-0123456789-0123456789-0123456789"
+OPEN_PAGES = 50
+ROLLERS = 4
+FLOOR_REQUESTS = 2000
+ROLL_REQUESTS = 300
+POLL_REQUESTS = 3000
+WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
+THREADS = 4  # per worker; each thread keeps one PostgreSQL connection (CONN_MAX_AGE)
+POLL_INTERVAL = 1.5  # seconds, as the table page polls
+LIVE_SECONDS = 15  # the realistic phase: 50 pages polling every 1.5 s while a player rolls
+
+
+def server_env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": DATABASE_URL,
+        "SECRET_KEY": SECRET_KEY,
+        "DEBUG": "0",
+        "HTTPS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CONN_MAX_AGE": "60",
+        "LOG_LEVEL": "WARNING",
+        "CELERY_BROKER_URL": "",
+        "DJANGO_SETTINGS_MODULE": "_sheet_settings",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "bench"), str(ROOT)]),
+    }
+
+
+def recreate_database() -> None:
+    import psycopg
+
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=server_env(),
+        check=True,
+    )
+
+
+def seed() -> dict:
+    """A campaign with a Conteur and four players, their characters, tokens and sessions."""
+    os.environ.update(server_env())
+    import django
+
+    django.setup()
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+    from rest_framework.authtoken.models import Token
+
+    from campaigns.models import Membership, MoralePool, Role
+    from campaigns.services import campaign_create
+    from characters.models import Character, CharacterSkill
+
+    users = get_user_model().objects
+    conteur = users.create_user("conteur", password="bench-password-123")
+    campaign = campaign_create(creator=conteur, name="Banc d'essai")
+    MoralePool.objects.create(campaign=campaign)
+    players, characters = [], []
+    for index in range(ROLLERS):
+        user = users.create_user(f"joueur{index}", password="bench-password-123")
+        Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
+        character = Character.objects.create(
+            campaign=campaign, owner=user, name=f"Héros {index}", exaltation=5, strength=4
+        )
+        CharacterSkill.objects.create(character=character, key="melee", level=4)
+        players.append(user)
+        characters.append(character)
+
+    def session_for(user) -> str:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        return store.session_key
+
+    everyone = [conteur, *players]
+    return {
+        "campaign": campaign.pk,
+        "tokens": [Token.objects.create(user=u).key for u in players],
+        "characters": [c.pk for c in characters],
+        "sessions": [session_for(everyone[i % len(everyone)]) for i in range(OPEN_PAGES)],
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "altherion.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            str(WORKERS),
+            "--threads",
+            str(THREADS),
+            "--worker-class",
+            "gthread",
+            "--keep-alive",
+            "30",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=server_env(),
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return process
+        except OSError:
+            time.sleep(0.2)
+    process.terminate()
+    raise SystemExit("gunicorn did not start")
+
+
+class Load:
+    """`clients` threads, each with one keep-alive connection, share `total` requests."""
+
+    def __init__(
+        self,
+        port: int,
+        clients: int,
+        total: int,
+        make_request,
+        interval: float = 0.0,
+        until: float | None = None,
+    ):
+        self.port, self.clients, self.total = port, clients, total
+        self.make_request = make_request
+        self.interval, self.until = interval, until
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.statuses: dict[int, int] = {}
+        self._left = total
+        self._lock = threading.Lock()
+
+    def _take(self) -> bool:
+        if self.until is not None and time.monotonic() > self.until:
+            return False
+        with self._lock:
+            if self._left <= 0:
+                return False
+            self._left -= 1
+            return True
+
+    def _client(self, index: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        state: dict = {}
+        while self._take():
+            method, path, body, headers = self.make_request(index, state)
+            start = time.perf_counter()
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+            except OSError:
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                with self._lock:
+                    self.errors += 1
+                continue
+            elapsed = time.perf_counter() - start
+            if self.interval:
+                time.sleep(max(self.interval - elapsed, 0))
+            cursor = response.getheader("X-Table-Cursor")
+            if cursor:
+                state["after"] = int(cursor)
+            with self._lock:
+                self.latencies.append(elapsed)
+                self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
+                if response.status >= 400:
+                    self.errors += 1
+                    if self.errors <= 3:
+                        print(f"  {method} {path} → {response.status}: {data[:200]!r}")
+        conn.close()
+
+    def run(self) -> dict:
+        threads = [threading.Thread(target=self._client, args=(i,)) for i in range(self.clients)]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        wall = time.perf_counter() - start
+        ordered = sorted(self.latencies)
+        return {
+            "requests": len(ordered),
+            "rps": len(ordered) / wall,
+            "p50": 1000 * statistics.median(ordered),
+            "p99": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+            "errors": self.errors,
+            "statuses": self.statuses,
+        }
+
+
+def main() -> int:
+    try:
+        recreate_database()
+    except Exception as error:  # noqa: BLE001 - a missing PostgreSQL is reported, not raised
+        print(f"PostgreSQL indisponible ({error}) : banc non lancé.")
+        return 1
+    data = seed()
+    from campaigns.models import TableEvent
+
+    def newest_event() -> int:
+        last = TableEvent.objects.order_by("-id").values_list("id", flat=True).first()
+        return last or 0
+
+    port = free_port()
+    server = start_server(port)
+    campaign = data["campaign"]
+    try:
+
+        def floor(index, state):
+            return "GET", "/bench/floor", None, {"Cookie": f"sessionid={data['sessions'][index]}"}
+
+        def roll(index, state):
+            player = index % ROLLERS
+            body = {
+                "character": data["characters"][player],
+                "characteristic": random.choice(["strength", "agility", "finesse"]),
+                "skills": ["melee"],
+                "complexity": random.randint(0, 4),
+                "difficulty": random.randint(4, 16),
+                "idempotency_key": uuid.uuid4().hex,
+            }
+            headers = {
+                "Authorization": f"Token {data['tokens'][player]}",
+                "Content-Type": "application/json",
+            }
+            return "POST", f"/api/campaigns/{campaign}/rolls/", json.dumps(body), headers
+
+        def poll(index, state):
+            # A page starts from the cursor it was rendered with: the newest event then.
+            after = state.setdefault("after", opened_at[0])
+            headers = {
+                "Cookie": f"sessionid={data['sessions'][index]}",
+                "HX-Request": "true",
+            }
+            return "GET", f"/campaigns/{campaign}/table/poll/?after={after}", None, headers
+
+        results = {"floor": Load(port, OPEN_PAGES, FLOOR_REQUESTS, floor).run()}
+        results["rolls"] = Load(port, ROLLERS * 2, ROLL_REQUESTS, roll).run()
+        # While the 50 pages poll, one player keeps rolling (about 5 rolls a second).
+        stop = threading.Event()
+        background = Load(port, 1, 10**9, roll)
+
+        def keep_rolling():
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            while not stop.is_set():
+                method, path, body, headers = roll(0, {})
+                conn.request(method, path, body=body, headers=headers)
+                conn.getresponse().read()
+                time.sleep(0.2)
+            conn.close()
+
+        roller = threading.Thread(target=keep_rolling)
+        roller.start()
+        opened_at = [newest_event()]  # read here: client threads never touch the database
+        results["poll"] = Load(port, OPEN_PAGES, POLL_REQUESTS, poll).run()
+        opened_at[0] = newest_event()
+        until = time.monotonic() + LIVE_SECONDS
+        live = Load(port, OPEN_PAGES, 10**9, poll, interval=POLL_INTERVAL, until=until)
+        results["live"] = live.run()
+        stop.set()
+        roller.join()
+        del background
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+    base = results["floor"]
+    print(f"gunicorn : {WORKERS} workers × {THREADS} threads, PostgreSQL {DB_NAME}")
+    print(
+        f"{'':38} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'débit/pl.':>10} {'p50/pl.':>8}"
+        f" {'erreurs':>8}"
+    )
+    labels = {
+        "floor": "plancher : /bench/floor (50 clients)",
+        "rolls": f"jets : POST rolls/ ({ROLLERS * 2} clients)",
+        "poll": f"poll, capacité ({OPEN_PAGES} pages, en boucle)",
+        "live": f"poll réel ({OPEN_PAGES} pages, toutes les {POLL_INTERVAL} s)",
+    }
+    for name, result in results.items():
+        ratio = result["rps"] / base["rps"]
+        slower = result["p50"] / base["p50"]
+        print(
+            f"{labels[name]:38} {result['rps']:8.0f} {result['p50']:8.1f} {result['p99']:8.1f}"
+            f" {ratio:10.2f} {slower:8.1f} {result['errors']:8d}"
+        )
+    needed = OPEN_PAGES / POLL_INTERVAL
+    capacity = results["poll"]["rps"]
+    live = results["live"]
+    ok = (
+        capacity >= needed
+        and live["p99"] < 1000 * POLL_INTERVAL
+        and not any(r["errors"] for r in results.values())
+    )
+    statuses = results["poll"]["statuses"]
+    print(f"poll : réponses {dict(sorted(statuses.items()))} (204 = rien de neuf)")
+    print(
+        f"{OPEN_PAGES} pages toutes les {POLL_INTERVAL} s demandent {needed:.0f} req/s : "
+        f"capacité {capacity:.0f} req/s ({capacity / needed:.1f}×), p99 réel "
+        f"{live['p99']:.0f} ms < {1000 * POLL_INTERVAL:.0f} ms : {'atteint' if ok else 'MANQUÉ'}"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
