@@ -350,3 +350,14 @@ def test_healing_never_goes_above_the_maximum(client, player, character):
     character.refresh_from_db()
     assert character.energy_current == 15
     assert CharacterChange.objects.get().action == "heal"
+
+
+def test_each_rollable_skill_links_to_the_roll_form_prefilled(client, storyteller, campaign):
+    from characters.models import Character, CharacterSkill
+
+    character = Character.objects.create(campaign=campaign, owner=storyteller, name="Ysolde")
+    CharacterSkill.objects.create(character=character, key="melee", level=3)
+    client.force_login(storyteller)
+    body = client.get(reverse("characters:sheet", args=[character.pk])).content.decode()
+    table = reverse("table:page", args=[campaign.pk])
+    assert f'href="{table}?character={character.pk}&amp;skill=melee"' in body
