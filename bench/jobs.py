@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "altherion.settings")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/altherion_bench_jobs")
 os.environ.setdefault("SECRET_KEY", "bench-key-" + "x" * 50)
@@ -17,6 +18,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from _report import emit  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
@@ -83,6 +85,9 @@ def build(per_campaign: int, tag: str) -> list[tuple[ArcAward, Advance]]:
     return jobs
 
 
+FRENCH = {"award job": "tâche de récompense d'arc", "ellipse advance": "avance d'ellipse"}
+
+
 def run(per_campaign: int, tag: str) -> None:
     jobs = build(per_campaign, tag)
     total = per_campaign * CAMPAIGNS
@@ -95,6 +100,14 @@ def run(per_campaign: int, tag: str) -> None:
             for award, advance in jobs:
                 call(award, advance)
         seconds = time.perf_counter() - start
+        if total >= 1000:
+            emit(
+                {
+                    "name": f"{FRENCH[label]} ({total} personnages, {CAMPAIGNS} campagnes)",
+                    "seconds": seconds,
+                    "queries": len(queries),
+                }
+            )
         print(
             f"{label:16} {total:5} characters in {CAMPAIGNS} campaigns: {seconds:6.2f} s, "
             f"{len(queries):5} queries ({len(queries) / CAMPAIGNS:.1f} per campaign)",

@@ -19,6 +19,9 @@ from rules.check import Check  # noqa: E402
 from rules.odds import check_odds, clear_caches, odds_table  # noqa: E402
 from rules.reference import SKILLS  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import emit  # noqa: E402
+
 ONE_CHECK_TARGET_MS = 0.2
 SHEET_TARGET_MS = 10.0
 SPEEDUP_TARGET = 10.0
@@ -140,6 +143,11 @@ def main() -> int:
             mark(ratio >= SPEEDUP_TARGET),
         ),
     ]
+    emit(
+        {"name": "moteur de chances : un jet (caches vidés)", "ms": one},
+        {"name": f"moteur de chances : feuille entière ({len(SHEET)} × 11)", "ms": ours},
+        {"name": "icepool : la même feuille", "ms": theirs},
+    )
     print(f"{'mesure (médiane)':40} {'rules':>10} {'icepool':>10} {'cible':>12}  état")
     for label, a, b, target, state in rows:
         print(f"{label:40} {a:>10} {b:>10} {target:>12}  {state}")

@@ -1,20 +1,96 @@
-"""`make bench`: run every benchmark script in this folder, one after the other."""
+"""`make bench`: run every benchmark script in this folder, then print one table of their figures.
 
+Each script runs in turn (its own output is shown as it goes) with BENCH_JSON set to a file it
+appends its figures to (bench/_report.py); the summary puts HTTP loads (req/s, p50, p99, their
+throughput ratio to the floor of the same bench) and timed jobs (seconds, queries) side by side.
+`python bench/run.py --markdown` prints the summary as a Markdown table (for the README).
+"""
+
+import json
+import os
+import platform
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ORDER = ("sheet", "table", "jobs", "odds")
+
+
+def scripts() -> list[Path]:
+    found = [p for p in HERE.glob("*.py") if p.name != "run.py" and not p.name.startswith("_")]
+    rank = {name: index for index, name in enumerate(ORDER)}
+    return sorted(found, key=lambda p: (rank.get(p.stem, len(ORDER)), p.stem))
+
+
+def cells(row: dict, floors: dict[str, dict]) -> list[str]:
+    if "rps" in row:
+        floor = floors.get(row.get("floor") or "")
+        ratio = f"{row['rps'] / floor['rps']:.2f}" if floor else "1 (plancher)"
+        errors = f" ({row['errors']} erreurs)" if row.get("errors") else ""
+        return [
+            row["name"] + errors,
+            f"{row['rps']:.0f} req/s",
+            f"{row['p50']:.1f} ms",
+            f"{row['p99']:.1f} ms",
+            ratio,
+            "",
+        ]
+    if "seconds" in row:
+        value = f"{row['seconds']:.2f} s"
+    else:
+        value = f"{row['ms']:.3f} ms" if row["ms"] < 10 else f"{row['ms']:.0f} ms"
+    queries = str(row["queries"]) if "queries" in row else ""
+    return [row["name"], value, "", "", "", queries]
+
+
+HEADER = ["mesure", "débit ou durée", "p50", "p99", "débit / plancher", "requêtes SQL"]
+
+
+def table(rows: list[dict], markdown: bool) -> str:
+    floors = {row["name"]: row for row in rows if "rps" in row and not row.get("floor")}
+    lines = [cells(row, floors) for row in rows]
+    if markdown:
+        out = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+        out += ["| " + " | ".join(line) + " |" for line in lines]
+        return "\n".join(out)
+    widths = [max(len(line[i]) for line in [HEADER, *lines]) for i in range(len(HEADER))]
+    fmt = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths))
+    return "\n".join(fmt.format(*line) for line in [HEADER, *lines])
+
+
+def machine() -> str:
+    cores = os.cpu_count()
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        memory = f", {pages / 2**30:.0f} Gio"
+    except (ValueError, OSError, AttributeError):
+        memory = ""
+    return (
+        f"{cores} cœurs{memory}, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.machine()}, {time.strftime('%Y-%m-%d')}"
+    )
 
 
 def main() -> int:
-    scripts = sorted(
-        p for p in HERE.glob("*.py") if p.name != "run.py" and not p.name.startswith("_")
-    )
-    failed = 0
-    for script in scripts:
-        print(f"\n=== {script.stem} ===", flush=True)
-        failed += subprocess.call([sys.executable, str(script)], cwd=HERE.parent) != 0
+    markdown = "--markdown" in sys.argv
+    failed = []
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as folder:
+        figures = Path(folder) / "figures.jsonl"
+        figures.touch()
+        env = {**os.environ, "BENCH_JSON": str(figures)}
+        for script in scripts():
+            print(f"\n=== {script.stem} ===", flush=True)
+            if subprocess.call([sys.executable, str(script)], cwd=HERE.parent, env=env):
+                failed.append(script.stem)
+        rows = [json.loads(line) for line in figures.read_text().splitlines() if line.strip()]
+    print(f"\n=== résumé ({time.monotonic() - started:.0f} s ; {machine()}) ===")
+    print(table(rows, markdown))
+    if failed:
+        print(f"Bancs en échec ou cibles manquées : {', '.join(failed)}.")
     return 1 if failed else 0
 
 

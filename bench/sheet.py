@@ -22,6 +22,9 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import emit  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
@@ -240,6 +243,22 @@ def main() -> int:
                 f"{result['p99']:>10.1f}{result['errors']:>8}"
             )
         floor = results["floor (minimal view)"]
+        floor_name = f"plancher ({CONCURRENCY} clients)"
+        names = {
+            "floor (minimal view)": floor_name,
+            "sheet page": "page de la fiche",
+            "API detail": "API : détail de la fiche",
+        }
+        emit(
+            *(
+                {
+                    "name": names[label],
+                    "floor": None if label == "floor (minimal view)" else floor_name,
+                    **{k: r[k] for k in ("rps", "p50", "p99", "errors")},
+                }
+                for label, r in results.items()
+            )
+        )
         for label in ("sheet page", "API detail"):
             result = results[label]
             print(

@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))  # the sheet bench's settings and floor view
+from _report import emit  # noqa: E402
 
 DB_NAME = "altherion_bench_table"
 ADMIN_URL = os.environ.get("BENCH_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -348,6 +349,23 @@ def main() -> int:
             f"{labels[name]:38} {result['rps']:8.0f} {result['p50']:8.1f} {result['p99']:8.1f}"
             f" {ratio:10.2f} {slower:8.1f} {result['errors']:8d}"
         )
+    floor_name = f"plancher ({OPEN_PAGES} clients)"
+    names = {
+        "floor": floor_name,
+        "rolls": f"création d'un jet (API, {ROLLERS * 2} clients)",
+        "poll": f"poll du journal ({OPEN_PAGES} pages, en boucle)",
+        "live": f"poll du journal ({OPEN_PAGES} pages, toutes les {POLL_INTERVAL} s)",
+    }
+    emit(
+        *(
+            {
+                "name": names[name],
+                "floor": None if name == "floor" else floor_name,
+                **{k: r[k] for k in ("rps", "p50", "p99", "errors")},
+            }
+            for name, r in results.items()
+        )
+    )
     needed = OPEN_PAGES / POLL_INTERVAL
     capacity = results["poll"]["rps"]
     live = results["live"]
