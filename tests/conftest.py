@@ -52,6 +52,14 @@ def service_missing(reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_throttle_counts():
+    """The API's throttles count requests in the cache: each test starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 # --- personas -------------------------------------------------------------------------------
 
 
