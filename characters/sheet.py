@@ -16,7 +16,7 @@ from rules import rest as rules_rest
 from rules import sheet as rules_sheet
 from rules import states as rules_states
 from rules.check import Check
-from rules.errors import RuleError, RuleViolation, check_range, raise_if
+from rules.errors import raise_if
 from rules.gauges import Gauge
 from rules.odds import check_odds
 
@@ -169,48 +169,19 @@ def derive(character) -> Derived:
 
 
 def validate(character, *, skills=None, languages=None) -> None:
-    """Raise rules.errors.RuleError if the stored sheet breaks a rule of play: prémices (§3),
-    a gauge above its maximum (§3), a pool above its row score (§1), personal hope or despair
-    above Exaltation / 2 (§6), Vrai Primordial above Primordial (§2). Every bound is the
-    engine's; `check_range` words the French message."""
-    violations: list[RuleViolation] = list(
-        rules_sheet.premice_violations(premices_unchecked(character))
+    """Raise rules.errors.RuleError if the stored sheet breaks a rule of play (the engine's
+    `play_violations`)."""
+    sheet = rules_sheet.PlaySheet(
+        characteristics=characteristics(character),
+        premices=premices_unchecked(character),
+        exaltation=character.exaltation,
+        gauges_current={g: getattr(character, f"{g}_current") for g in ref.GAUGES},
+        pools={row: getattr(character, f"{row}_points") for row in ref.ROWS},
+        personal_hope=character.personal_hope,
+        personal_despair=character.personal_despair,
+        languages=None if languages is None else {row.key: row.level for row in languages},
     )
-    if violations:
-        raise RuleError(violations)
-    maxima = gauge_maxima(character)
-    rows = rules_sheet.row_scores(characteristics(character))
-    for gauge in ref.GAUGES:
-        check_range(
-            violations,
-            f"{gauge}_current",
-            ref.LABELS[gauge],
-            getattr(character, f"{gauge}_current"),
-            0,
-            maxima[gauge],
-        )
-    for row in ref.ROWS:
-        check_range(
-            violations,
-            f"{row}_points",
-            f"Les points de {ref.LABELS[row]}",
-            getattr(character, f"{row}_points"),
-            0,
-            rows[row],
-        )
-    cap = rules_sheet.personal_point_cap(character.exaltation)
-    check_range(violations, "personal_hope", "L'espoir personnel", character.personal_hope, 0, cap)
-    check_range(
-        violations, "personal_despair", "Le désespoir personnel", character.personal_despair, 0, cap
-    )
-    if languages is not None:
-        levels = {row.key: row.level for row in languages}
-        violations += [
-            v
-            for v in creation.evaluate(creation.Draft(languages=levels, budget=10**6)).errors
-            if v.field.startswith("languages.")
-        ]
-    raise_if(violations)
+    raise_if(rules_sheet.play_violations(sheet))
 
 
 def premices_unchecked(character) -> dict[str, int]:
@@ -267,13 +238,12 @@ class ActionOutcome:
 
 
 def species_bonuses(species) -> tuple[dict[str, int], dict[str, int]]:
-    """(bonuses and maluses, favourite bonuses) of a species. Reading kept here: a favourite
-    characteristic's bonus is the species' modifier for it (the cap is 8 + that bonus, §1)."""
+    """(bonuses and maluses, favourite bonuses) of a species, by the engine's reading."""
     if species is None:
         return {}, {}
-    modifiers = {k: int(v) for k, v in (species.modifiers or {}).items()}
-    favourites = {name: modifiers.get(name, 0) for name in species.favourite_characteristics or []}
-    return modifiers, favourites
+    return creation.species_bonuses(
+        species.modifiers or {}, species.favourite_characteristics or []
+    )
 
 
 def creation_draft(data: dict[str, Any], *, species, entries: dict, budget: int) -> creation.Draft:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from rules import reference as ref
 from rules.errors import RuleViolation
-from rules.sheet import premice_violations
+from rules.sheet import language_violations, premice_violations
 
 _START = ref.CHARACTERISTIC_START
 CHARACTERISTIC_MINIMUM = 1  # Reading (§1): a species malus may lower a characteristic to 1.
@@ -67,6 +67,15 @@ class CreationReport:
         data["remaining"] = self.remaining
         data["valid"] = self.valid
         return data
+
+
+def species_bonuses(
+    modifiers: Mapping[str, int], favourites: Iterable[str]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Return (bonuses and maluses, favourite bonuses) of a species. Reading (§1, §9): a favourite
+    characteristic's bonus is the species' modifier for it, so its cap is 8 + that modifier."""
+    bonuses = {name: int(value) for name, value in modifiers.items()}
+    return bonuses, {name: bonuses.get(name, 0) for name in favourites}
 
 
 def characteristic_maximum(favourite_bonus: int) -> int:
@@ -137,16 +146,7 @@ def evaluate(draft: Draft) -> CreationReport:
     lines = _characteristic_lines(draft, errors)
     lines += _leveled_lines(draft.skills, "skill", errors)
     lines += _leveled_lines(draft.languages, "language", errors)
-    primordial = draft.languages.get(ref.PRIMORDIAL, 0)
-    true_primordial = draft.languages.get(ref.TRUE_PRIMORDIAL, 0)
-    if true_primordial > primordial:
-        errors.append(
-            RuleViolation(
-                f"languages.{ref.TRUE_PRIMORDIAL}",
-                f"Le Vrai Primordial ({true_primordial}) ne peut dépasser le niveau de "
-                f"Primordial ({primordial}).",
-            )
-        )
+    errors += language_violations(draft.languages)
     if draft.expertises:
         n = len(draft.expertises)
         lines.append(

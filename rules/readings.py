@@ -10,6 +10,7 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ("§1", "Grid placement follows the source's order", "rules.reference.COLUMNS"),
     ("§1", "Minimum characteristic 1 (species malus)", "rules.creation.CHARACTERISTIC_MINIMUM"),
     ("§1", "Column/row score = floor of the mean", "rules.sheet.score"),
+    ("§1", "Favourite bonus = the species' modifier", "rules.creation.species_bonuses"),
     ("§2", "Expertise die never explodes nor crits", "rules.odds._add_expertise_die"),
     ("§2", "Languages: union of both lists with aliases", "rules.reference.LANGUAGES"),
     ("§2", "Languages bought like a skill (+1 = 2)", "rules.reference.CREATION_COSTS"),

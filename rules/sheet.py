@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from math import ceil
 
 from rules import reference as ref
-from rules.errors import RuleViolation, raise_if
+from rules.errors import RuleViolation, check_range, raise_if
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,71 @@ def gauge_maxima(premices: Premices, exaltation: int) -> dict[str, int]:
 def personal_point_cap(exaltation: int) -> int:
     """Reading (§6): personal hope and despair are each capped at Exaltation / 2 rounded up."""
     return ceil(exaltation / 2)
+
+
+def language_violations(levels: Mapping[str, int]) -> list[RuleViolation]:
+    """§2: the Vrai Primordial's level may never exceed Primordial's."""
+    primordial = levels.get(ref.PRIMORDIAL, 0)
+    true_primordial = levels.get(ref.TRUE_PRIMORDIAL, 0)
+    if true_primordial <= primordial:
+        return []
+    return [
+        RuleViolation(
+            f"languages.{ref.TRUE_PRIMORDIAL}",
+            f"Le Vrai Primordial ({true_primordial}) ne peut dépasser le niveau de "
+            f"Primordial ({primordial}).",
+        )
+    ]
+
+
+POOL_LABELS = {
+    "impact": "Le nombre de points d'Impact",
+    "resilience": "Le nombre de points de Résilience",
+    "finesse": "Le nombre de points de Finesse",
+}
+
+
+@dataclass(frozen=True)
+class PlaySheet:
+    """What a sheet holds during play that the rules bound (§1, §2, §3, §6)."""
+
+    characteristics: Characteristics
+    premices: Mapping[str, int]
+    exaltation: int
+    gauges_current: Mapping[str, int]
+    pools: Mapping[str, int]
+    personal_hope: int
+    personal_despair: int
+    languages: Mapping[str, int] | None = None
+
+
+def play_violations(sheet: PlaySheet) -> list[RuleViolation]:
+    """Return why a sheet in play breaks a rule, in French: prémices (§3), a gauge above its
+    maximum (§3), a point pool above its row score (§1), personal hope or despair above the cap
+    (§6), Vrai Primordial above Primordial (§2)."""
+    found = premice_violations(sheet.premices)
+    if found:
+        return found
+    maxima = gauge_maxima(Premices(**sheet.premices), sheet.exaltation)
+    for gauge in ref.GAUGES:
+        check_range(
+            found,
+            f"{gauge}_current",
+            ref.LABELS[gauge],
+            sheet.gauges_current[gauge],
+            0,
+            maxima[gauge],
+        )
+    rows = row_scores(sheet.characteristics)
+    for row in ref.ROWS:
+        label = POOL_LABELS[row]
+        check_range(found, f"{row}_points", label, sheet.pools[row], 0, rows[row])
+    cap = personal_point_cap(sheet.exaltation)
+    check_range(found, "personal_hope", "L'espoir personnel", sheet.personal_hope, 0, cap)
+    check_range(found, "personal_despair", "Le désespoir personnel", sheet.personal_despair, 0, cap)
+    if sheet.languages is not None:
+        found += language_violations(sheet.languages)
+    return found
 
 
 @dataclass(frozen=True)

@@ -70,3 +70,55 @@ def test_speeds():
     assert (s.run_kmh, s.run_minutes) == (8, 3)
     assert (s.sprint_kmh, s.sprint_seconds) == (12, 15)
     assert (s.combat_move_m, s.combat_run_m) == (8, 16)
+
+
+def _play_sheet(**changes):
+    from rules.sheet import Characteristics, PlaySheet
+
+    values = dict(
+        characteristics=Characteristics(),
+        premices={"vitality": 15, "energy": 15, "confidence": 15},
+        exaltation=1,
+        gauges_current={"vitality": 15, "energy": 15, "confidence": 15},
+        pools={"impact": 2, "resilience": 2, "finesse": 2},
+        personal_hope=1,
+        personal_despair=0,
+        languages={"primordial": 3, "vrai_primordial": 3},
+    )
+    values.update(changes)
+    return PlaySheet(**values)
+
+
+def test_a_sheet_within_every_bound_plays():
+    from rules.sheet import play_violations
+
+    assert play_violations(_play_sheet()) == []
+
+
+def test_play_violations_name_each_field_in_french():
+    from rules.sheet import play_violations
+
+    # Exaltation 1: maxima 15 each (§3 table: 45 in all), personal cap 1 (§6), rows score 2.
+    sheet = _play_sheet(
+        gauges_current={"vitality": 16, "energy": 15, "confidence": 15},
+        pools={"impact": 3, "resilience": 2, "finesse": 2},
+        personal_despair=2,
+        languages={"primordial": 2, "vrai_primordial": 3},
+    )
+    fields = {v.field: v.message for v in play_violations(sheet)}
+    assert fields == {
+        "vitality_current": "Vitalité ne peut dépasser 15.",
+        "impact_points": "Le nombre de points d'Impact ne peut dépasser 2.",
+        "personal_despair": "Le désespoir personnel ne peut dépasser 1.",
+        "languages.vrai_primordial": (
+            "Le Vrai Primordial (3) ne peut dépasser le niveau de Primordial (2)."
+        ),
+    }
+
+
+def test_favourite_bonus_is_the_species_modifier():
+    from rules.creation import species_bonuses
+
+    bonuses, favourites = species_bonuses({"strength": 2, "wisdom": -1}, ["strength", "agility"])
+    assert bonuses == {"strength": 2, "wisdom": -1}
+    assert favourites == {"strength": 2, "agility": 0}
