@@ -242,9 +242,19 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# With the broker down, a page that queues a job answers within a second or two: the send is tried
+# twice, then the job stays pending and the beat's `jobs-requeue` sends it again later.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "ellipse-deadlines": {"task": "campaigns.tasks.ellipse_deadlines_sweep", "schedule": 60.0},
+    "jobs-requeue": {"task": "campaigns.tasks.jobs_requeue", "schedule": 60.0},
 }
 
 LOGGING = {

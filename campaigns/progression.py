@@ -8,10 +8,11 @@ character through the ledger's unique key; an advance runs inside one transactio
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections import defaultdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -20,6 +21,7 @@ from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Greatest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaigns import services as campaign_services
 from campaigns.models import (
@@ -52,7 +54,14 @@ from rules import experience as rules_xp
 from rules import reference
 from rules.errors import RuleError
 
+logger = logging.getLogger(__name__)
+
 AWARD_CHUNK = 50
+# A job still pending this long after it was recorded was not delivered (the broker was down, or
+# the send failed): the beat's sweep sends it again. Duplicates are harmless, the services claim
+# their work.
+REQUEUE_AFTER = timedelta(seconds=30)
+QUEUE_DOWN_MESSAGE = "Le serveur de tâches ne répond pas : le calcul reprendra automatiquement."
 # Test-only hook: the award job pays one character per chunk and sleeps this many seconds after
 # the first chunk, so a test can kill the worker mid-task.
 PAUSE_ENV = "ALTHERION_TEST_AWARD_PAUSE"
@@ -173,7 +182,62 @@ def _queue_award(award: ArcAward) -> None:
     from campaigns.tasks import arc_award_pay
 
     pk, revision = award.pk, award.revision
-    transaction.on_commit(lambda: arc_award_pay.delay(pk, revision))
+    transaction.on_commit(lambda: _send(arc_award_pay, pk, revision))
+
+
+def _send(task, *args) -> bool:
+    """Queue `task`; with the broker down, say so in the log and leave the job pending (the page
+    answers at once; `jobs_requeue` sends it again once the broker is back)."""
+    try:
+        task.apply_async(args)
+    except Exception:
+        logger.warning("broker unreachable: %s%r stays pending", task.name, args, exc_info=True)
+        return False
+    return True
+
+
+def broker_down(*, ttl: float = 5.0) -> bool:
+    """Whether the task broker fails to answer (checked at most every `ttl` seconds per process;
+    always False in the embedded mode, where jobs run in-process)."""
+    from django.conf import settings
+
+    if not settings.CELERY_BROKER_URL:
+        return False
+    now = time.monotonic()
+    if now - _broker_check["at"] > ttl:
+        from altherion.health import broker_answers
+
+        _broker_check.update(at=now, down=not broker_answers())
+    return _broker_check["down"]
+
+
+_broker_check: dict[str, Any] = {"at": float("-inf"), "down": False}
+
+
+def queue_message(job) -> str:
+    """The French sentence to show beside a pending job whose broker does not answer, or ""."""
+    if job is None or job.status != JobStatus.PENDING or not broker_down():
+        return ""
+    return gettext(QUEUE_DOWN_MESSAGE)
+
+
+def jobs_requeue(*, now: datetime | None = None) -> int:
+    """The beat's sweep: send again every job left pending longer than REQUEUE_AFTER (its send
+    failed, or the broker lost it). Returns how many were sent."""
+    from campaigns.tasks import advance_run as advance_task
+    from campaigns.tasks import arc_award_pay
+
+    before = (now or timezone.now()) - REQUEUE_AFTER
+    sent = 0
+    for pk, revision in ArcAward.objects.filter(
+        status=JobStatus.PENDING, created_at__lte=before
+    ).values_list("pk", "revision"):
+        sent += _send(arc_award_pay, pk, revision)
+    for pk in Advance.objects.filter(status=JobStatus.PENDING, created_at__lte=before).values_list(
+        "pk", flat=True
+    ):
+        sent += _send(advance_task, pk)
+    return sent
 
 
 def _arc_keys_q(arc_id: int) -> Q:
@@ -380,7 +444,7 @@ def _queue_advance(advance: Advance) -> None:
     from campaigns.tasks import advance_run as task
 
     pk = advance.pk
-    transaction.on_commit(lambda: task.delay(pk))
+    transaction.on_commit(lambda: _send(task, pk))
 
 
 def ellipse_deadlines_sweep(*, now: datetime | None = None) -> list[Advance]:

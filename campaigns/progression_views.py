@@ -217,6 +217,7 @@ def arc_experience(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpRespon
         )
     context = _checklist_context(campaign, arc, checklist, characters)
     context.update({"award": award, "preview": preview, "errors": errors})
+    context["queue_message"] = progression.queue_message(award)
     return render(request, "campaigns/progression/arc_experience.html", context)
 
 
@@ -258,6 +259,7 @@ def arc_experience_progress(request: HtmxHttpRequest, pk: int, arc_pk: int) -> H
     if award is None:
         raise Http404("Aucune récompense pour cet arc.")
     context = {"campaign": campaign, "is_storyteller": True, "arc": arc, "award": award}
+    context["queue_message"] = progression.queue_message(award)
     template = "campaigns/progression/arc_progress.html"
     if request.htmx:
         template += "#progress"
@@ -499,6 +501,9 @@ def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpRe
         "multipliers": list(reference.TRAINER_MULTIPLIERS.items()),
         "advances": list(ellipse.advances.all()[:10]),
         "pending": ellipse.advances.exclude(status=JobStatus.DONE).exists(),
+        "queue_message": progression.queue_message(
+            ellipse.advances.filter(status=JobStatus.PENDING).first()
+        ),
         "key": experience.new_key(),
         "allowed": _allowed_labels(ellipse.kind),
     }

@@ -22,3 +22,9 @@ def advance_run(advance_id: int) -> None:
 def ellipse_deadlines_sweep() -> None:
     """Beat: end the open ellipses whose real-world deadline has passed."""
     progression.ellipse_deadlines_sweep()
+
+
+@shared_task(acks_late=True)
+def jobs_requeue() -> None:
+    """Beat: send again the jobs left pending (their broker was down when they were recorded)."""
+    progression.jobs_requeue()
