@@ -16,7 +16,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules.check import Check  # noqa: E402
-from rules.odds import check_odds, clear_caches, odds_table  # noqa: E402
+from rules.odds import (  # noqa: E402
+    _TABLE_LENGTH,
+    MAX_TABLED_POOL,
+    _chain_table,
+    check_odds,
+    clear_caches,
+    odds_table,
+)
 from rules.reference import SKILLS  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -31,6 +38,8 @@ CHARACTERISTIC = 4
 SHEET = [(skill.key, (3 * i) % 11, i % 4 == 0) for i, skill in enumerate(SKILLS)]
 ONE_CHECK = Check(skill=5, complexity=3, characteristic=4, difficulty=12, expertise=True)
 HEAVY_CHECK = Check(skill=10, complexity=0, characteristic=4, difficulty=12, expertise=True)
+# The largest tabled pool: |a| = 20 gives 21 dice, here keep the lowest.
+WORST_CHECK = Check(skill=0, complexity=20, characteristic=4, difficulty=12, expertise=True)
 
 
 def sheet_checks() -> list[Check]:
@@ -112,11 +121,13 @@ def main() -> int:
         return 1
     one = median_ms(lambda: one_check_cold(ONE_CHECK), 301)
     heavy = median_ms(lambda: one_check_cold(HEAVY_CHECK), 101)
+    worst = median_ms(lambda: one_check_cold(WORST_CHECK), 101)
+    table = median_ms(lambda: _chain_table(MAX_TABLED_POOL, _TABLE_LENGTH), 11)
     ours = median_ms(our_sheet, 21)
     ours_checks = median_ms(our_sheet_checks, 21)
     theirs = median_ms(icepool_sheet, 3)
     ours_values, theirs_values = our_sheet(), icepool_sheet()
-    worst = max(abs(a - b) for a, b in zip(ours_values, theirs_values, strict=True))
+    gap = max(abs(a - b) for a, b in zip(ours_values, theirs_values, strict=True))
     ratio = theirs / ours
     rows = [
         (
@@ -127,6 +138,14 @@ def main() -> int:
             mark(one < ONE_CHECK_TARGET_MS),
         ),
         ("un jet, caches vidés (11 dés, expert)", f"{heavy:.3f} ms", "", "(information)", ""),
+        (
+            f"un jet, caches vidés ({WORST_CHECK.dice_count} dés, expert)",
+            f"{worst:.3f} ms",
+            "",
+            "(information)",
+            "",
+        ),
+        ("table des chaînes (à l'import)", f"{table:.2f} ms", "", "(information)", ""),
         (
             f"feuille : {len(SHEET)} compétences × 11",
             f"{ours:.2f} ms",
@@ -145,13 +164,14 @@ def main() -> int:
     ]
     emit(
         {"name": "moteur de chances : un jet (caches vidés)", "ms": one},
+        {"name": f"moteur de chances : un jet de {WORST_CHECK.dice_count} dés", "ms": worst},
         {"name": f"moteur de chances : feuille entière ({len(SHEET)} × 11)", "ms": ours},
         {"name": "icepool : la même feuille", "ms": theirs},
     )
     print(f"{'mesure (médiane)':40} {'rules':>10} {'icepool':>10} {'cible':>12}  état")
     for label, a, b, target, state in rows:
         print(f"{label:40} {a:>10} {b:>10} {target:>12}  {state}")
-    print(f"écart maximal de P(réussite) entre les deux moteurs : {worst:.1e}")
+    print(f"écart maximal de P(réussite) entre les deux moteurs : {gap:.1e}")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 import random
 from collections import Counter
+from fractions import Fraction
 from math import comb
 
 import icepool
@@ -11,8 +12,14 @@ from hypothesis import strategies as st
 
 from rules.check import Check, roll_check
 from rules.odds import (
+    _TABLE_LENGTH,
     MAX_NEGLECTED_MASS,
+    MAX_TABLED_POOL,
+    TRUNCATION_BUDGET,
+    _chains_on_pool,
+    _chains_on_pool_reference,
     _pool_total,
+    _times_die_chains,
     check_odds,
     clear_caches,
     kept_die_distribution,
@@ -166,3 +173,58 @@ def test_odds_table_matches_check_odds():
         for complexity, p in enumerate(row.success):
             check = Check(level, complexity, 4, 13, expertise=expert, agony=1)
             assert p == pytest.approx(check_odds(check).success, abs=1e-15)
+
+
+@pytest.mark.parametrize("n", range(1, MAX_TABLED_POOL + 1))
+def test_chain_table_matches_the_negbin_mixture(n):
+    # The import-time table (Dⁿ by recurrence) and the reference NegBin × nines mixture agree to
+    # within their truncations, and both neglect less than the pool's budget.
+    table, table_lost = _chains_on_pool(n)
+    reference, reference_lost = _chains_on_pool_reference(n)
+    for s in range(max(len(table), len(reference))):
+        a = table[s] if s < len(table) else 0.0
+        b = reference[s] if s < len(reference) else 0.0
+        assert a == pytest.approx(b, abs=2e-14)
+    assert table_lost < 2 * TRUNCATION_BUDGET / (2 * n + 2)
+    assert abs(sum(table) + table_lost - (1 - 0.9**n)) < 1e-14
+
+
+def test_chain_table_is_exact_against_rationals():
+    # Dⁿ with D = 9/10 + 1/10 × one chain, in exact fractions, for the first 80 totals.
+    length = 80
+    one = [Fraction(9, 10)] + [
+        Fraction(0) if s % 10 == 0 else Fraction(1, 10) ** (s // 10 + 2) for s in range(1, length)
+    ]
+    power = [Fraction(1)] + [Fraction(0)] * (length - 1)
+    for n in range(1, 8):
+        power = [sum(power[j] * one[s - j] for j in range(s + 1)) for s in range(length)]
+        table, _ = _chains_on_pool(n)
+        for s in range(1, length):
+            assert table[s] == pytest.approx(float(power[s]), rel=1e-14, abs=1e-30)
+
+
+def test_chain_table_window_holds_the_whole_mass():
+    # Doubling the window moves less than 1e-18 of the largest tabled pool's mass.
+    power = [1.0] + [0.0] * (2 * _TABLE_LENGTH - 1)
+    for _ in range(MAX_TABLED_POOL):
+        power = _times_die_chains(power)
+    assert sum(power[_TABLE_LENGTH:]) < 1e-18
+
+
+@pytest.mark.parametrize("n", [MAX_TABLED_POOL, MAX_TABLED_POOL + 1, 25, 40])
+@pytest.mark.parametrize("high", [True, False])
+def test_pools_past_the_table_run_the_same_recurrence(n, high):
+    check = Check(skill=n - 1, expertise=True) if high else Check(complexity=n - 1, expertise=True)
+    odds = check_odds(check)
+    assert abs(sum(odds.probabilities) - 1) < 1e-12
+    assert odds.neglected_mass < MAX_NEGLECTED_MASS
+    assert min(odds.probabilities) >= 0
+    assert odds.mean == pytest.approx(sum(t * p for t, p in odds.distribution.items()), abs=1e-9)
+
+
+@given(checks, st.integers(-40, 60))
+def test_success_lookup_equals_the_summed_distribution(check, target):
+    at = Check(**{**check.__dict__, "difficulty": target, "agony": 0, "narrow_success": False})
+    odds = check_odds(at)
+    first = max(target - odds.lowest, 0)
+    assert odds.success == pytest.approx(min(sum(odds.probabilities[first:]), 1.0), abs=1e-15)
