@@ -37,11 +37,13 @@ def reset_pools() -> None:
 
 
 @pytest.fixture
-def broker_at(settings):
+def broker_at(settings, monkeypatch):
     """Point the app (this process and the pages) at a broker URL; restored afterwards."""
     saved = (celery_app.conf.broker_url, celery_app.conf.task_always_eager)
 
     def point(url: str) -> None:
+        # Celery reads CELERY_BROKER_URL from the environment before its own configuration.
+        monkeypatch.setenv("CELERY_BROKER_URL", url)
         settings.CELERY_BROKER_URL = url
         celery_app.conf.broker_url = url
         celery_app.conf.task_always_eager = False
