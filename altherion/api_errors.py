@@ -12,7 +12,11 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.metadata import SimpleMetadata
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import set_rollback
@@ -49,6 +53,15 @@ def exception_handler(exc, context):
     body = {"detail": _detail(exc, errors), "errors": errors}
     set_rollback()
     return Response(body, status=status, headers=headers)
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@permission_classes([AllowAny])
+def not_found(request, *args, **kwargs):
+    """Any /api/ address no route matches (`/api/campaigns/-1/`, `/api/nope/`): the API's JSON
+    404, not the site's HTML page."""
+    raise exceptions.NotFound(_("Introuvable."))
 
 
 def _detail(exc, errors: dict[str, list[str]]) -> str:
@@ -91,6 +104,14 @@ def _detail(exc, errors: dict[str, list[str]]) -> str:
     return _text(exc.detail)
 
 
+def _french(message) -> str:
+    """DRF's messages come translated, except a few it writes in English without gettext."""
+    text = str(message)
+    if text == "No data provided":
+        return _("Aucune donnée envoyée : le corps de la requête doit être un objet JSON.")
+    return text
+
+
 def _text(detail) -> str:
     if isinstance(detail, dict):
         detail = next(iter(detail.values()), "")
@@ -113,14 +134,28 @@ def _field_errors(detail, prefix: str = "") -> dict[str, list[str]]:
         return result
     if isinstance(detail, list):
         if all(not isinstance(item, dict | list) for item in detail):
-            return {prefix or NON_FIELD: [str(item) for item in detail]}
+            return {prefix or NON_FIELD: [_french(item) for item in detail]}
         result = {}
         for index, item in enumerate(detail):
             sub = f"{prefix}.{index}" if prefix else str(index)
             for field, messages in _field_errors(item, sub).items():
                 result.setdefault(field, []).extend(messages)
         return result
-    return {prefix or NON_FIELD: [str(detail)]}
+    return {prefix or NON_FIELD: [_french(detail)]}
+
+
+class ApiMetadata(SimpleMetadata):
+    """OPTIONS: what DRF says, with the request body described by the view's
+    `input_serializer_class` — never a serializer guessed by `get_serializer()`."""
+
+    def determine_actions(self, request, view):
+        serializer_class = getattr(view, "input_serializer_class", None)
+        if serializer_class is None:
+            return {}
+        return {
+            method: self.get_serializer_info(serializer_class())
+            for method in {"PUT", "POST", "PATCH"} & set(view.allowed_methods)
+        }
 
 
 # --- documentation ---------------------------------------------------------------------------
@@ -139,6 +174,7 @@ ERROR_DESCRIPTIONS = {
     "401": "Authentification requise (session ou en-tête `Authorization: Token …`).",
     "403": "Action réservée au Conteur de la campagne (ou jeton CSRF manquant).",
     "404": "Introuvable, ou hors des campagnes dont vous êtes membre.",
+    "429": "Trop de requêtes : attendez le nombre de secondes de l'en-tête `Retry-After`.",
 }
 
 
@@ -174,11 +210,15 @@ class ApiSchema(AutoSchema):
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
-        codes = ["401", "404"]
+        codes = ["401", "404", "429"]  # every request counts against the API's throttles
         if self.method != "GET" or getattr(self.view, "storyteller_reads", False):
             codes.append("403")
-        # Any write may be refused by a service's rule; a read, by its filters.
-        if self.method != "GET" or getattr(self.view, "filterset_class", None):
+        # Any write may be refused by a service's rule; a read, by its filters or query.
+        if (
+            self.method != "GET"
+            or getattr(self.view, "filterset_class", None)
+            or getattr(self.view, "validates_query", False)
+        ):
             codes.append("400")
         for code in sorted(codes):
             if code not in responses:

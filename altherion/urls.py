@@ -1,9 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from altherion import profile, views
+from altherion import api_errors, profile, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -32,6 +32,7 @@ urlpatterns = [
     path("api/", include("altherion.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    re_path(r"^api/", api_errors.not_found),  # JSON 404 for every other /api/ address
     path("admin/", admin.site.urls),
     path("", include("campaigns.urls")),
     path("", include("campaigns.table_urls")),

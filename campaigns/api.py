@@ -15,7 +15,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from altherion.api_errors import ApiSchema
+from altherion.api_errors import ApiMetadata, ApiSchema
 from campaigns import api_filters, selectors, services
 from campaigns import serializers as s
 from campaigns.models import (
@@ -120,6 +120,7 @@ class CampaignLeave(generics.GenericAPIView):
     """Leave the campaign (any member); the Conteur must first hand the role over (400)."""
 
     schema = ApiSchema()
+    metadata_class = ApiMetadata  # no body: OPTIONS must not look for a serializer
     parser_classes = [JSONParser]
     api_tag = "Membres"
     queryset = Membership.objects.none()

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns.models import EllipseKind, EllipseStatus, JobStatus
+from campaigns.serializers import MomentField
 from characters.models import (
     NAME_LENGTH,
     TrainerKind,
@@ -395,7 +396,7 @@ class EllipseTrainingOut(TrainingOut):
 
 class EllipseIn(serializers.Serializer):
     length_days = serializers.IntegerField(min_value=1, max_value=DAYS_MAX)
-    deadline = serializers.DateTimeField(
+    deadline = MomentField(
         required=False,
         allow_null=True,
         default=None,

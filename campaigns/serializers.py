@@ -4,6 +4,8 @@ Input serializers only check types and ranges and keep references inside the cam
 id is "not found", as everywhere); what is allowed is decided by the policy and the services.
 """
 
+from datetime import UTC, datetime
+
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -233,9 +235,23 @@ class ArcOut(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class MomentField(serializers.DateTimeField):
+    """A date and time of the real calendar in this century: year 1 or 9999 is a typo, and
+    outside it the local time zone's history gives offsets no client can parse."""
+
+    EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+    LATEST = datetime(2100, 1, 1, tzinfo=UTC)
+
+    def to_internal_value(self, value):
+        moment = super().to_internal_value(value)
+        if not self.EARLIEST <= moment < self.LATEST:
+            raise serializers.ValidationError(_("Indiquez une date entre l'an 2000 et l'an 2099."))
+        return moment
+
+
 class PlaySessionIn(serializers.Serializer):
     title = _name()
-    scheduled_at = serializers.DateTimeField()
+    scheduled_at = MomentField()
     notes = _text(required=False)
     arc = RowIdField(queryset=Arc.objects.none(), allow_null=True, required=False)
 

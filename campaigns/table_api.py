@@ -14,7 +14,7 @@ from dataclasses import asdict
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics
+from rest_framework import exceptions, generics
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
@@ -60,13 +60,11 @@ def _int_param(request: Request, name: str) -> int | None:
     value = request.query_params.get(name)
     if value in (None, ""):
         return None
-    try:
-        number = int(value)
-    except ValueError:
-        raise Http404 from None
-    if not 0 <= number <= ID_MAX:
-        raise Http404
-    return number
+    if not value.isascii() or not value.isdigit() or int(value) > ID_MAX:
+        raise exceptions.ValidationError(
+            {name: ["Indiquez un identifiant (nombre entier positif)."]}
+        )
+    return int(value)
 
 
 class RollList(TableView, generics.ListAPIView):
@@ -77,6 +75,7 @@ class RollList(TableView, generics.ListAPIView):
     queryset = Roll.objects.none()
     input_serializer_class = s.RollIn
     pagination_class = RollCursor
+    validates_query = True
 
     @extend_schema(
         parameters=[
@@ -99,6 +98,7 @@ class RollList(TableView, generics.ListAPIView):
             rolls = rolls.filter(arc_id=arc)
         return rolls
 
+    @extend_schema(responses={201: s.RollOut, 200: s.RollOut})
     def post(self, request: Request, campaign_id: int) -> Response:
         serializer = s.RollIn(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -144,6 +144,7 @@ class RollConsequence(TableView):
     input_serializer_class = s.ConsequenceIn
     output_serializer_class = s.EventOut
 
+    @extend_schema(responses={201: s.EventOut})
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
         serializer = s.ConsequenceIn(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -169,6 +170,7 @@ class TableLog(TableView):
 
     queryset = TableEvent.objects.none()
     output_serializer_class = s.LogOut
+    validates_query = True
 
     @extend_schema(
         parameters=[
@@ -195,6 +197,7 @@ class Odds(TableView):
 
     queryset = Roll.objects.none()
     output_serializer_class = s.OddsOut
+    validates_query = True
 
     @extend_schema(parameters=[s.CheckIn])
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -259,6 +262,7 @@ class MoraleAction(TableView):
     input_serializer_class = s.MoraleActionIn
     output_serializer_class = s.MoraleActionOut
 
+    @extend_schema(responses={201: s.MoraleActionOut})
     def post(self, request: Request, campaign_id: int) -> Response:
         serializer = s.MoraleActionIn(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -289,6 +293,7 @@ class InjuryHeal(TableView):
     queryset = Roll.objects.none()
     output_serializer_class = s.EventOut
 
+    @extend_schema(responses={201: s.EventOut})
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
         event = table.injury_heal(campaign=self.campaign, by=request.user, injury_id=pk)
         return Response(s.EventOut(event).data, status=201)
@@ -300,6 +305,7 @@ class UsedInArc(TableView):
 
     queryset = Roll.objects.none()
     output_serializer_class = s.UsedInArcOut
+    pagination_class = None  # one row per character of the arc
 
     @extend_schema(responses=s.UsedInArcOut(many=True))
     def get(self, request: Request, campaign_id: int, arc_id: int) -> Response:

@@ -12,13 +12,19 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import exceptions, serializers, status
-from rest_framework.decorators import api_view
+from rest_framework.decorators import api_view, schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 
+from altherion.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from characters import selectors, services
@@ -26,6 +32,7 @@ from characters import serializers as s
 from characters.models import SkillKind
 
 PRECONDITION_REQUIRED = 428
+ID_MAX = 2**63 - 1
 TAG = ["Personnages"]
 CONFLICT = inline_serializer(
     "SheetConflictOut",
@@ -45,7 +52,24 @@ IF_MATCH = OpenApiParameter(
     OpenApiParameter.HEADER,
     description='La version lue, "<version>" (ETag du détail) ; sinon le champ version.',
 )
-WRITE_RESPONSES = {200: s.CharacterOut, 409: CONFLICT, 412: CONFLICT, 428: None}
+WRITE_RESPONSES = {
+    200: s.CharacterOut,
+    409: CONFLICT,
+    412: CONFLICT,
+    428: OpenApiResponse(
+        ApiErrorSerializer, description="Version manquante : champ « version » ou If-Match."
+    ),
+}
+BAD_FILTER = OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["400"])
+
+
+def endpoint(methods: list[str]):
+    """`api_view` documented by `ApiSchema`: every operation lists the API's error answers."""
+
+    def wrap(view):
+        return api_view(methods)(schema(ApiSchema())(view))
+
+    return wrap
 
 
 def doc(method: str, operation_id: str, **kwargs):
@@ -63,6 +87,30 @@ def _validated(serializer_class, request: Request) -> dict:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+def _body(request: Request) -> dict:
+    """The request's JSON object (a list, a string or a number is refused)."""
+    if not isinstance(request.data, dict):
+        raise exceptions.ValidationError(
+            {"non_field_errors": ["Envoyez un objet JSON (des champs entre accolades)."]}
+        )
+    return request.data
+
+
+def _row_id(value, field: str, message: str) -> int:
+    """An id sent in a body: a whole number in the database's range, else a 400 on `field`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= ID_MAX:
+        raise exceptions.ValidationError({field: [message]})
+    return value
+
+
+def _body_version(request: Request) -> dict:
+    """`{"version": …}` of a body-less write (DELETE): If-Match or an integer `version`."""
+    version = _body(request).get("version") if request.data else None
+    if version is not None:
+        _row_id(version, "version", "La version est un nombre entier positif.")
+    return {"version": version}
 
 
 def _viewer(request: Request, pk: int):
@@ -130,7 +178,7 @@ def _write(request: Request, pk: int, data: dict, call, *, created: bool = False
 @doc(
     "GET",
     "characters_list",
-    responses={200: s.CharacterSummaryOut(many=True)},
+    responses={200: s.CharacterSummaryOut(many=True), 400: BAD_FILTER},
     parameters=[OpenApiParameter("campaign", int)],
 )
 @doc(
@@ -140,7 +188,7 @@ def _write(request: Request, pk: int, data: dict, call, *, created: bool = False
     responses={201: s.CharacterOut},
     parameters=[],
 )
-@api_view(["GET", "POST"])
+@endpoint(["GET", "POST"])
 def character_list(request: Request) -> Response:
     """GET: the characters of your campaigns (?campaign=<id> to filter). POST: create one within
     the campaign's creation budget (`campaign` id in the body; the Conteur may set `owner`)."""
@@ -148,13 +196,13 @@ def character_list(request: Request) -> Response:
         queryset = selectors.characters_for_user(user=request.user).order_by("name", "pk")
         campaign = request.query_params.get("campaign")
         if campaign:
-            if not campaign.isdigit():
+            if not (campaign.isascii() and campaign.isdigit()) or int(campaign) > ID_MAX:
                 raise exceptions.ValidationError({"campaign": ["Identifiant invalide."]})
             queryset = queryset.filter(campaign_id=int(campaign))
         return Response(s.CharacterSummaryOut(queryset, many=True).data)
-    campaign_id = request.data.get("campaign")
-    if not isinstance(campaign_id, int):
-        raise exceptions.ValidationError({"campaign": ["Indiquez la campagne (identifiant)."]})
+    campaign_id = _row_id(
+        _body(request).get("campaign"), "campaign", "Indiquez la campagne (identifiant)."
+    )
     campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
     owner = _owner(request, campaign)
     data = _validated(s.CreationIn, request)
@@ -168,9 +216,10 @@ def character_list(request: Request) -> Response:
 
 
 def _owner(request: Request, campaign):
-    owner_id = request.data.get("owner")
-    if owner_id in (None, request.user.pk):
+    owner_id = _body(request).get("owner")
+    if owner_id is None or owner_id == request.user.pk:
         return request.user
+    owner_id = _row_id(owner_id, "owner", "Indiquez le joueur (identifiant).")
     if not is_storyteller(campaign):
         raise PermissionDenied("Seul le Conteur peut créer un personnage pour un autre joueur.")
     membership = Membership.objects.filter(campaign=campaign, user_id=owner_id).first()
@@ -182,7 +231,7 @@ def _owner(request: Request, campaign):
 @doc("GET", "characters_retrieve", responses={200: s.CharacterOut})
 @doc("PATCH", "characters_partial_update", request=s.CharacterPatchIn, responses=WRITE_RESPONSES)
 @doc("DELETE", "characters_destroy", responses={204: None}, parameters=[])
-@api_view(["GET", "PATCH", "DELETE"])
+@endpoint(["GET", "PATCH", "DELETE"])
 def character_detail(request: Request, pk: int) -> Response:
     """GET: the whole sheet with its derived values (ETag = version). PATCH: change fields, with
     If-Match or `version`. DELETE: the owner or the Conteur removes the character."""
@@ -213,7 +262,7 @@ def character_detail(request: Request, pk: int) -> Response:
 
 
 @doc("GET", "characters_history_list", responses={200: s.ChangeOut(many=True)})
-@api_view(["GET"])
+@endpoint(["GET"])
 def character_history(request: Request, pk: int) -> Response:
     character = _viewer(request, pk)
     changes = selectors.character_history(character=character)
@@ -227,7 +276,7 @@ def character_history(request: Request, pk: int) -> Response:
 
 @doc("GET", "characters_skills_list", responses={200: s.SkillOut(many=True)})
 @doc("POST", "characters_skills_create", request=s.SkillIn, responses=WRITE_RESPONSES)
-@api_view(["GET", "POST"])
+@endpoint(["GET", "POST"])
 def skill_list(request: Request, pk: int) -> Response:
     """GET: the sheet's skills and forgotten domains. POST: add or change one (`key`)."""
     if request.method == "GET":
@@ -241,11 +290,11 @@ def skill_list(request: Request, pk: int) -> Response:
 
 @doc("PUT", "characters_skills_update", request=s.SkillIn, responses=WRITE_RESPONSES)
 @doc("DELETE", "characters_skills_destroy", request=None, responses=WRITE_RESPONSES)
-@api_view(["PUT", "DELETE"])
+@endpoint(["PUT", "DELETE"])
 def skill_detail(request: Request, pk: int, key: str) -> Response:
     character = _editor(request, pk)
     if request.method == "DELETE":
-        data = {"version": request.data.get("version")}
+        data = _body_version(request)
         return _write(
             request,
             pk,
@@ -278,7 +327,7 @@ def _skill_write(request, pk, character, key, data) -> Response:
 
 @doc("GET", "characters_languages_list", responses={200: s.LanguageOut(many=True)})
 @doc("POST", "characters_languages_create", request=s.LanguageIn, responses=WRITE_RESPONSES)
-@api_view(["GET", "POST"])
+@endpoint(["GET", "POST"])
 def language_list(request: Request, pk: int) -> Response:
     if request.method == "GET":
         return Response(s.LanguageOut(_viewer(request, pk).languages.all(), many=True).data)
@@ -291,11 +340,11 @@ def language_list(request: Request, pk: int) -> Response:
 
 @doc("PUT", "characters_languages_update", request=s.LanguageIn, responses=WRITE_RESPONSES)
 @doc("DELETE", "characters_languages_destroy", request=None, responses=WRITE_RESPONSES)
-@api_view(["PUT", "DELETE"])
+@endpoint(["PUT", "DELETE"])
 def language_detail(request: Request, pk: int, key: str) -> Response:
     character = _editor(request, pk)
     if request.method == "DELETE":
-        data = {"version": request.data.get("version")}
+        data = _body_version(request)
         return _write(
             request,
             pk,
@@ -325,7 +374,7 @@ def _language_write(request, pk, character, key, data) -> Response:
 
 @doc("GET", "characters_entries_list", responses={200: s.EntryOut(many=True)})
 @doc("PUT", "characters_entries_update", request=s.EntriesIn, responses=WRITE_RESPONSES)
-@api_view(["GET", "PUT"])
+@endpoint(["GET", "PUT"])
 def entries(request: Request, pk: int, relation: str) -> Response:
     """The classes, branches, abilities, assets or flaws the character owns (PUT replaces)."""
     if relation not in services.COMPENDIUM_MODELS:
@@ -353,7 +402,7 @@ def entries(request: Request, pk: int, relation: str) -> Response:
 
 
 @doc("GET", "characters_export", responses={200: OpenApiTypes.OBJECT})
-@api_view(["GET"])
+@endpoint(["GET"])
 def character_export(request: Request, pk: int) -> Response:
     """The sheet as JSON, to import elsewhere: nothing is lost on the way back."""
     character = _viewer(request, pk)
@@ -372,12 +421,16 @@ def character_export(request: Request, pk: int) -> Response:
     responses={201: s.CharacterOut},
     parameters=[],
 )
-@api_view(["POST"])
+@endpoint(["POST"])
 def character_import(request: Request, campaign_pk: int) -> Response:
     """A new character of yours in this campaign from an exported sheet."""
+    if campaign_pk > ID_MAX:
+        raise Http404  # larger than any row id: the database would refuse the number itself
     campaign = campaign_get_for_member(user=request.user, pk=campaign_pk)
     owner = _owner(request, campaign)
-    payload = request.data.get("character", request.data)
+    payload = _body(request).get("character", request.data)
+    if not isinstance(payload, dict):
+        raise exceptions.ValidationError({"character": ["La fiche exportée est un objet JSON."]})
     try:
         character = services.character_import(
             campaign=campaign, owner=owner, by=request.user, data=dict(payload)
