@@ -5,6 +5,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("campaigns.api_urls")),
     path("", include("characters.api_urls")),
-    path("", include("campaigns.progression_api_urls")),
-    path("", include("campaigns.table_api_urls")),
+    path("", include("progression.api_urls")),
+    path("", include("sessions.api_urls")),
 ]

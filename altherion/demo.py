@@ -34,3 +34,17 @@ def demo_users_seed() -> dict[str, object]:
             user.save(update_fields=["password"])
         users[demo.username] = user
     return users
+
+
+@transaction.atomic
+def demo_seed():
+    """The whole demo, every app's part in order; safe to run again. Returns the campaign."""
+    from campaigns.demo import demo_campaign_seed
+    from characters.demo import demo_characters_seed
+    from sessions.demo import demo_sessions_seed
+
+    users = demo_users_seed()
+    campaign = demo_campaign_seed(users=users)
+    demo_sessions_seed(campaign=campaign)
+    demo_characters_seed(campaign=campaign, users=users)
+    return campaign

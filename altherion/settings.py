@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "altherion",
     "campaigns",
     "characters",
+    "sessions",
+    "progression",
 ]
 
 MIDDLEWARE = [
@@ -211,7 +213,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "EXCEPTION_HANDLER": "altherion.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "common.api_errors.exception_handler",
     # Per signed-in user (session or token alike) and per address for anonymous clients. The
     # counts live in each process's memory, so a Redis outage never takes the API down.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -253,8 +255,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
-    "ellipse-deadlines": {"task": "campaigns.tasks.ellipse_deadlines_sweep", "schedule": 60.0},
-    "jobs-requeue": {"task": "campaigns.tasks.jobs_requeue", "schedule": 60.0},
+    "ellipse-deadlines": {"task": "progression.tasks.ellipse_deadlines_sweep", "schedule": 60.0},
+    "jobs-requeue": {"task": "progression.tasks.jobs_requeue", "schedule": 60.0},
 }
 
 LOGGING = {

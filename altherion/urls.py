@@ -3,7 +3,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from altherion import api_errors, profile, views
+import campaigns.urls
+from altherion import campaign_pages, profile, views
+from common import api_errors
+
+# The campaign's own pages, plus the two that gather every app (the dashboard, an arc's page).
+campaign_routes = [
+    path("campaigns/<rowid:pk>/", campaign_pages.dashboard, name="dashboard"),
+    path("campaigns/<rowid:pk>/arcs/<rowid:arc_pk>/", campaign_pages.arc_detail, name="arc_detail"),
+    *campaigns.urls.urlpatterns,
+]
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -34,8 +43,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     re_path(r"^api/", api_errors.not_found),  # JSON 404 for every other /api/ address
     path("admin/", admin.site.urls),
-    path("", include("campaigns.urls")),
-    path("", include("campaigns.table_urls")),
+    path("", include((campaign_routes, "campaigns"))),
+    path("", include("sessions.urls")),
     path("", include("characters.urls")),
-    path("", include("campaigns.progression_urls")),
+    path("", include("progression.urls")),
 ]

@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from altherion.health import service_status
 from campaigns.selectors import memberships_for_user
+from common.health import service_status
 
 
 @require_GET

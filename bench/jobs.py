@@ -24,9 +24,10 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from campaigns import progression  # noqa: E402
-from campaigns.models import Advance, Arc, ArcAward, Campaign, Ellipse  # noqa: E402
-from characters.models import Character, Training  # noqa: E402
+from campaigns.models import Arc, Campaign  # noqa: E402
+from characters.models import Character  # noqa: E402
+from progression import services as progression  # noqa: E402
+from progression.models import Advance, ArcAward, Ellipse, Training  # noqa: E402
 
 CAMPAIGNS = 50
 

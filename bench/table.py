@@ -96,9 +96,10 @@ def seed() -> dict:
     from django.contrib.sessions.backends.db import SessionStore
     from rest_framework.authtoken.models import Token
 
-    from campaigns.models import Membership, MoralePool, Role
+    from campaigns.models import Membership, Role
     from campaigns.services import campaign_create
     from characters.models import Character, CharacterSkill
+    from sessions.models import MoralePool
 
     users = get_user_model().objects
     conteur = users.create_user("conteur", password="bench-password-123")
@@ -261,7 +262,7 @@ def main() -> int:
         print(f"PostgreSQL indisponible ({error}) : banc non lancé.")
         return 1
     data = seed()
-    from campaigns.models import TableEvent
+    from sessions.models import TableEvent
 
     def newest_event() -> int:
         last = TableEvent.objects.order_by("-id").values_list("id", flat=True).first()

@@ -10,7 +10,6 @@ from campaigns.models import (
     Flaw,
     Invitation,
     Membership,
-    PlaySession,
     Species,
 )
 
@@ -43,12 +42,6 @@ class ArcAdmin(admin.ModelAdmin):
     list_display = ["title", "campaign", "chapter", "act", "status"]
     list_filter = ["status"]
     list_select_related = ["campaign"]
-
-
-@admin.register(PlaySession)
-class PlaySessionAdmin(admin.ModelAdmin):
-    list_display = ["title", "campaign", "scheduled_at", "arc"]
-    list_select_related = ["campaign", "arc"]
 
 
 @admin.register(Species, CharacterClass, Branch, Ability, Asset, Flaw)

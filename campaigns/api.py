@@ -3,7 +3,7 @@
 Every view inside a campaign enters it through `campaigns.policy` before anything else: 404 for a
 non-member, 403 for a player attempting a Conteur's action. Objects are looked up inside the
 campaign (another campaign's ids are 404), writes go through `campaigns.services`, and errors
-become JSON in `altherion.api_errors`. Input and output serializers are kept apart; `ApiSchema`
+become JSON in `common.api_errors`. Input and output serializers are kept apart; `ApiSchema`
 documents each with the error responses.
 """
 
@@ -15,7 +15,6 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from altherion.api_errors import ApiMetadata, ApiSchema
 from campaigns import api_filters, selectors, services
 from campaigns import serializers as s
 from campaigns.models import (
@@ -28,10 +27,10 @@ from campaigns.models import (
     Flaw,
     Invitation,
     Membership,
-    PlaySession,
     Species,
 )
 from campaigns.policy import campaign_get_for_member, require_storyteller
+from common.api_errors import ApiMetadata, ApiSchema
 
 READ_WRITE_DETAIL = ["get", "patch", "delete", "head", "options"]
 ID_MAX = 2**63 - 1
@@ -348,27 +347,6 @@ class ArcReopen(ArcClose):
     """Reopen a closed arc."""
 
     change = staticmethod(services.arc_reopen)
-
-
-class PlaySessionList(CampaignScopedList):
-    """The campaign's play sessions, latest first; filter by arc or by dates."""
-
-    api_tag = "Séances"
-    queryset = PlaySession.objects.none()
-    input_serializer_class = s.PlaySessionIn
-    output_serializer_class = s.PlaySessionOut
-    filterset_class = api_filters.PlaySessionFilter
-
-    def rows(self):
-        return selectors.play_sessions_for_campaign(campaign=self.campaign)
-
-
-class PlaySessionDetail(CampaignScopedDetail):
-    api_tag = "Séances"
-    queryset = PlaySession.objects.none()
-    input_serializer_class = s.PlaySessionIn
-    output_serializer_class = s.PlaySessionOut
-    rows = PlaySessionList.rows
 
 
 # --- compendium ----------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from campaigns.models import (
     Flaw,
     Invitation,
     Membership,
-    PlaySession,
     Role,
     Species,
 )
@@ -60,24 +59,6 @@ class ArcFilter(django_filters.FilterSet):
     class Meta:
         model = Arc
         fields = ["status", "chapter"]
-
-
-class PlaySessionFilter(django_filters.FilterSet):
-    arc = IdFilter(field_name="arc_id", help_text=_("Les séances de cet arc."))
-    after = django_filters.DateFilter(
-        field_name="scheduled_at",
-        lookup_expr="date__gte",
-        help_text=_("Séances à partir de ce jour (AAAA-MM-JJ)."),
-    )
-    before = django_filters.DateFilter(
-        field_name="scheduled_at",
-        lookup_expr="date__lte",
-        help_text=_("Séances jusqu'à ce jour inclus (AAAA-MM-JJ)."),
-    )
-
-    class Meta:
-        model = PlaySession
-        fields = ["arc", "after", "before"]
 
 
 class InvitationFilter(django_filters.FilterSet):

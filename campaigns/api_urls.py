@@ -30,12 +30,6 @@ urlpatterns = [
     path(IN_CAMPAIGN + "arcs/<int:pk>/", api.ArcDetail.as_view(), name="arc-detail"),
     path(IN_CAMPAIGN + "arcs/<int:pk>/close/", api.ArcClose.as_view(), name="arc-close"),
     path(IN_CAMPAIGN + "arcs/<int:pk>/reopen/", api.ArcReopen.as_view(), name="arc-reopen"),
-    path(IN_CAMPAIGN + "sessions/", api.PlaySessionList.as_view(), name="play-session-list"),
-    path(
-        IN_CAMPAIGN + "sessions/<int:pk>/",
-        api.PlaySessionDetail.as_view(),
-        name="play-session-detail",
-    ),
 ]
 
 COMPENDIUM = [

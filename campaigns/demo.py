@@ -1,11 +1,8 @@
-"""The demo campaign `manage.py seed_demo` loads: a Conteur, two players, an arc, two sessions."""
-
-from datetime import timedelta
+"""The demo campaign `manage.py seed_demo` loads: a Conteur, two players, the compendium, an arc."""
 
 from django.db import transaction
-from django.utils import timezone
 
-from campaigns.models import Arc, Campaign, Membership, PlaySession, Role
+from campaigns.models import Arc, Campaign, Membership, Role
 from campaigns.services import campaign_create, compendium_examples_load, entry_save
 
 DEMO_CAMPAIGN = "Les Brumes d'Emeshar"
@@ -43,29 +40,6 @@ def demo_campaign_seed(*, users: dict) -> Campaign:
                 title=DEMO_ARC,
                 summary="Découvrir pourquoi le phare de Vael s'est éteint.",
                 length_unit="days",
-            )
-        )
-    if not PlaySession.objects.filter(campaign=campaign).exists():
-        now = timezone.now().replace(minute=0, second=0, microsecond=0)
-        entry_save(
-            entry=PlaySession(
-                campaign=campaign,
-                arc=arc,
-                title="Arrivée à Vael",
-                scheduled_at=now - timedelta(days=7),
-                notes=(
-                    "Le groupe arrive au port de **Vael**.\n\n"
-                    "- Aelis interroge la gardienne du phare\n"
-                    "- Brann remarque des traces dans la brume"
-                ),
-            )
-        )
-        entry_save(
-            entry=PlaySession(
-                campaign=campaign,
-                arc=arc,
-                title="Le phare éteint",
-                scheduled_at=now + timedelta(days=7),
             )
         )
     return campaign

@@ -14,7 +14,6 @@ from campaigns.models import (
     Campaign,
     CharacterClass,
     Flaw,
-    PlaySession,
     Species,
 )
 from campaigns.services import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX
@@ -52,26 +51,6 @@ class ArcForm(forms.ModelForm):
             "closes": _("Un arc qui clôt un chapitre ou un acte rapporte plus d'expérience."),
             "length_unit": _("Multiplie l'expérience de l'arc : heures ×1 … années ×5."),
         }
-
-
-class PlaySessionForm(forms.ModelForm):
-    scheduled_at = forms.DateTimeField(
-        label=_("Date et heure"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%d/%m/%Y %H:%M"],
-    )
-
-    class Meta:
-        model = PlaySession
-        fields = ["title", "scheduled_at", "arc", "notes"]
-        widgets = {"notes": forms.Textarea(attrs={"rows": 10})}
-        help_texts = {"notes": _("En Markdown : **gras**, *italique*, listes, liens.")}
-
-    def __init__(self, *args, campaign: Campaign, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.instance.campaign = campaign
-        self.fields["arc"].queryset = Arc.objects.filter(campaign=campaign)
-        self.fields["arc"].empty_label = _("— aucun arc —")
 
 
 # --- compendium -----------------------------------------------------------------------------

@@ -4,8 +4,11 @@ A non-member gets 404 for anything in a campaign (its existence is never reveale
 only the Conteur manages. Removing a membership removes access at once: nothing is cached.
 """
 
+from functools import wraps
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.shortcuts import render
 
 from campaigns.models import Campaign, Membership, Role
 
@@ -44,3 +47,17 @@ def require_storyteller(campaign: Campaign) -> None:
 
 def is_storyteller(campaign: Campaign) -> bool:
     return campaign.membership.role == Role.STORYTELLER
+
+
+def explains_refusal(view):
+    """A player on a Conteur-only page gets a 403 page in French saying why, with a way back."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PermissionDenied as error:
+            context = {"message": str(error), "campaign_pk": kwargs.get("pk")}
+            return render(request, "campaigns/forbidden.html", context, status=403)
+
+    return wrapper

@@ -4,11 +4,8 @@ Access is decided by `campaigns.policy` before these run; every lookup of an obj
 campaign is scoped by that campaign, so another campaign's ids are 404.
 """
 
-from dataclasses import dataclass
-
 from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
 from campaigns.models import (
     Ability,
@@ -21,7 +18,6 @@ from campaigns.models import (
     Flaw,
     Invitation,
     Membership,
-    PlaySession,
     Role,
     Species,
 )
@@ -78,45 +74,12 @@ def arc_get(*, campaign: Campaign, pk: int) -> Arc:
     return get_object_or_404(Arc, campaign=campaign, pk=pk)
 
 
-def play_sessions_for_campaign(*, campaign: Campaign) -> QuerySet[PlaySession]:
-    return PlaySession.objects.filter(campaign=campaign).select_related("arc")
-
-
-def play_sessions_for_arc(*, arc: Arc) -> QuerySet[PlaySession]:
-    return PlaySession.objects.filter(campaign_id=arc.campaign_id, arc=arc)
-
-
-def play_session_get(*, campaign: Campaign, pk: int) -> PlaySession:
-    return get_object_or_404(PlaySession.objects.select_related("arc"), campaign=campaign, pk=pk)
-
-
-@dataclass(frozen=True)
-class Dashboard:
-    members: list[Membership]
-    current_arc: Arc | None
-    next_session: PlaySession | None
-    last_session: PlaySession | None
-
-
 def arc_current(*, campaign: Campaign) -> Arc | None:
     """The most recently created open arc: the one the table is playing."""
     return (
         Arc.objects.filter(campaign=campaign, status=ArcStatus.OPEN)
         .order_by("-created_at", "-pk")
         .first()
-    )
-
-
-def campaign_dashboard(*, campaign: Campaign) -> Dashboard:
-    """What the dashboard shows besides characters: members, the current arc, the sessions."""
-    now = timezone.now()
-    current_arc = arc_current(campaign=campaign)
-    sessions = PlaySession.objects.filter(campaign=campaign).select_related("arc")
-    return Dashboard(
-        members=members_for_campaign(campaign=campaign),
-        current_arc=current_arc,
-        next_session=sessions.filter(scheduled_at__gte=now).order_by("scheduled_at", "pk").first(),
-        last_session=sessions.filter(scheduled_at__lt=now).order_by("-scheduled_at", "-pk").first(),
     )
 
 

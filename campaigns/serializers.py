@@ -31,7 +31,6 @@ from campaigns.models import (
     Invitation,
     LengthUnit,
     Membership,
-    PlaySession,
     Role,
     Species,
     Tier,
@@ -247,28 +246,6 @@ class MomentField(serializers.DateTimeField):
         if not self.EARLIEST <= moment < self.LATEST:
             raise serializers.ValidationError(_("Indiquez une date entre l'an 2000 et l'an 2099."))
         return moment
-
-
-class PlaySessionIn(serializers.Serializer):
-    title = _name()
-    scheduled_at = MomentField()
-    notes = _text(required=False)
-    arc = RowIdField(queryset=Arc.objects.none(), allow_null=True, required=False)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _scoped_to_campaign(self, "arc")
-
-
-class PlaySessionOut(serializers.ModelSerializer):
-    arc_title = serializers.CharField(
-        source="arc.title", read_only=True, allow_null=True, default=None
-    )
-
-    class Meta:
-        model = PlaySession
-        fields = ["id", "title", "scheduled_at", "notes", "arc", "arc_title", "created_at"]
-        read_only_fields = fields
 
 
 # --- compendium --------------------------------------------------------------------------------

@@ -1,21 +1,7 @@
-from django.urls import path, register_converter
+from django.urls import path
 
 from campaigns import views
-
-
-class RowIdConverter:
-    """A row id: at most 18 digits, so a number too large for the database is a plain 404."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(RowIdConverter, "rowid")
+from common import converters  # noqa: F401 (registers <rowid:…>)
 
 app_name = "campaigns"
 
@@ -23,7 +9,6 @@ campaign = "campaigns/<rowid:pk>/"
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="list"),
     path("campaigns/new/", views.campaign_create, name="create"),
-    path(campaign, views.dashboard, name="dashboard"),
     path(campaign + "settings/", views.campaign_settings, name="settings"),
     path(campaign + "members/", views.members, name="members"),
     path(
@@ -43,19 +28,9 @@ urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path(campaign + "arcs/", views.arc_list, name="arc_list"),
     path(campaign + "arcs/new/", views.arc_create, name="arc_create"),
-    path(campaign + "arcs/<rowid:arc_pk>/", views.arc_detail, name="arc_detail"),
     path(campaign + "arcs/<rowid:arc_pk>/edit/", views.arc_edit, name="arc_edit"),
     path(campaign + "arcs/<rowid:arc_pk>/close/", views.arc_close, name="arc_close"),
     path(campaign + "arcs/<rowid:arc_pk>/reopen/", views.arc_reopen, name="arc_reopen"),
-    path(campaign + "sessions/", views.session_list, name="session_list"),
-    path(campaign + "sessions/new/", views.session_create, name="session_create"),
-    path(campaign + "sessions/<rowid:session_pk>/", views.session_detail, name="session_detail"),
-    path(campaign + "sessions/<rowid:session_pk>/edit/", views.session_edit, name="session_edit"),
-    path(
-        campaign + "sessions/<rowid:session_pk>/delete/",
-        views.session_delete,
-        name="session_delete",
-    ),
     path(campaign + "compendium/", views.compendium, name="compendium"),
     path(
         campaign + "compendium/examples/",

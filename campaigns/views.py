@@ -6,12 +6,11 @@ on a Conteur-only action); every object is then looked up inside that campaign.
 
 import copy
 from dataclasses import dataclass
-from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,7 +18,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
-from django_htmx.middleware import HtmxDetails
 
 from campaigns import selectors, services
 from campaigns.forms import (
@@ -31,38 +29,15 @@ from campaigns.forms import (
     CharacterClassForm,
     FlawForm,
     InvitationForm,
-    PlaySessionForm,
     SpeciesForm,
 )
 from campaigns.policy import (
     campaign_get_for_member,
     campaign_get_for_storyteller,
+    explains_refusal,
     is_storyteller,
 )
-from characters.selectors import characters_for_campaign
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _error_message(error: ValidationError) -> str:
-    return " ".join(error.messages)
-
-
-def explains_refusal(view):
-    """A player on a Conteur-only page gets a 403 page in French saying why, with a way back."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except PermissionDenied as error:
-            context = {"message": str(error), "campaign_pk": kwargs.get("pk")}
-            return render(request, "campaigns/forbidden.html", context, status=403)
-
-    return wrapper
-
+from common.htmx import HtmxHttpRequest
 
 # --- my campaigns ---------------------------------------------------------------------------
 
@@ -90,19 +65,6 @@ def campaign_create(request: HtmxHttpRequest) -> HttpResponse:
             )
             return redirect("campaigns:dashboard", pk=campaign.pk)
     return render(request, "campaigns/create.html", {"form": form})
-
-
-@login_required
-@require_GET
-def dashboard(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    context = {
-        "campaign": campaign,
-        "is_storyteller": is_storyteller(campaign),
-        "dashboard": selectors.campaign_dashboard(campaign=campaign),
-        "characters": characters_for_campaign(campaign=campaign, user=request.user),
-    }
-    return render(request, "campaigns/dashboard.html", context)
 
 
 @explains_refusal
@@ -356,20 +318,6 @@ def arc_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _arc_form_page(request, campaign, form)
 
 
-@login_required
-@require_GET
-def arc_detail(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    arc = selectors.arc_get(campaign=campaign, pk=arc_pk)
-    context = {
-        "campaign": campaign,
-        "is_storyteller": is_storyteller(campaign),
-        "arc": arc,
-        "play_sessions": selectors.play_sessions_for_arc(arc=arc),
-    }
-    return render(request, "campaigns/arc_detail.html", context)
-
-
 @explains_refusal
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -409,101 +357,6 @@ def arc_reopen(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
 
 
 # --- play sessions --------------------------------------------------------------------------
-
-
-@login_required
-@require_GET
-def session_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    context = {
-        "campaign": campaign,
-        "is_storyteller": is_storyteller(campaign),
-        "play_sessions": selectors.play_sessions_for_campaign(campaign=campaign),
-    }
-    return render(request, "campaigns/session_list.html", context)
-
-
-def _session_form_page(request, campaign, form, play_session=None) -> HttpResponse:
-    return render(
-        request,
-        "campaigns/session_form.html",
-        {"campaign": campaign, "is_storyteller": True, "form": form, "play_session": play_session},
-    )
-
-
-@explains_refusal
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    initial = {}
-    current_arc = selectors.arc_current(campaign=campaign)
-    if current_arc is not None:
-        initial["arc"] = current_arc.pk
-    form = PlaySessionForm(request.POST or None, campaign=campaign, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            play_session = services.entry_save(entry=form.save(commit=False))
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(
-                request, _("Séance « %(title)s » planifiée.") % {"title": play_session}
-            )
-            return redirect("campaigns:session_detail", pk=campaign.pk, session_pk=play_session.pk)
-    return _session_form_page(request, campaign, form)
-
-
-@login_required
-@require_GET
-def session_detail(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    context = {
-        "campaign": campaign,
-        "is_storyteller": is_storyteller(campaign),
-        "play_session": selectors.play_session_get(campaign=campaign, pk=session_pk),
-    }
-    return render(request, "campaigns/session_detail.html", context)
-
-
-@explains_refusal
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_edit(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
-    form = PlaySessionForm(request.POST or None, instance=play_session, campaign=campaign)
-    if request.method == "POST" and form.is_valid():
-        try:
-            play_session = services.entry_save(entry=form.save(commit=False))
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("Séance enregistrée."))
-            return redirect("campaigns:session_detail", pk=campaign.pk, session_pk=play_session.pk)
-    return _session_form_page(request, campaign, form, play_session)
-
-
-@explains_refusal
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_delete(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
-    if request.method == "POST":
-        services.entry_delete(entry=play_session)
-        messages.success(request, _("Séance « %(title)s » supprimée.") % {"title": play_session})
-        return redirect("campaigns:session_list", pk=campaign.pk)
-    return render(
-        request,
-        "campaigns/confirm_delete.html",
-        {
-            "campaign": campaign,
-            "is_storyteller": True,
-            "object": play_session,
-            "cancel_url": reverse("campaigns:session_detail", args=[campaign.pk, play_session.pk]),
-        },
-    )
 
 
 # --- compendium -----------------------------------------------------------------------------
@@ -693,3 +546,7 @@ def entry_delete(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) ->
             "cancel_url": reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}",
         },
     )
+
+
+def _error_message(error: ValidationError) -> str:
+    return " ".join(error.messages)

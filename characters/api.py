@@ -24,12 +24,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 
-from altherion.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from characters import selectors, services
 from characters import serializers as s
 from characters.models import SkillKind
+from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 
 PRECONDITION_REQUIRED = 428
 ID_MAX = 2**63 - 1

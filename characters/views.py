@@ -13,13 +13,12 @@ from urllib.parse import quote
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 
 from characters import services, sheet
 from characters.fields import SHEET_FIELDS
@@ -52,13 +51,9 @@ from characters.services import (
     character_skill_set,
     character_update_field,
 )
+from common.htmx import HtmxHttpRequest
 from rules import reference
 from rules import states as rules_states
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
 
 SECTIONS = (
     "identity",

@@ -106,7 +106,7 @@ def postgres(transactional_db):
 def redis_broker():
     if not settings.CELERY_BROKER_URL:
         service_missing("no Celery broker is configured (set CELERY_BROKER_URL=redis://…)")
-    from altherion.health import broker_answers
+    from common.health import broker_answers
 
     if not broker_answers():
         service_missing(f"the broker at {settings.CELERY_BROKER_URL} does not answer")

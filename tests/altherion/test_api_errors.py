@@ -8,7 +8,7 @@ from django.urls import reverse
 from rest_framework import exceptions
 from rest_framework.test import APIClient
 
-from altherion.api_errors import exception_handler
+from common.api_errors import exception_handler
 
 
 def handle(exc):

@@ -12,6 +12,7 @@ from drf_spectacular.drainage import GENERATOR_STATS
 from drf_spectacular.generators import SchemaGenerator
 
 from campaigns import api_urls
+from sessions import api_urls as session_api_urls
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,8 @@ def test_the_schema_generates_without_a_single_warning(tmp_path):
 
 def campaign_routes() -> set[str]:
     """The campaign API's paths, each parameter written `{}`."""
-    return {"/api/" + re.sub(r"<[^>]+>", "{}", str(p.pattern)) for p in api_urls.urlpatterns}
+    patterns = [*api_urls.urlpatterns, *session_api_urls.urlpatterns]
+    return {"/api/" + re.sub(r"<[^>]+>", "{}", str(p.pattern)) for p in patterns}
 
 
 def campaign_operations(schema):

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from campaigns.models import MoralePool
 from characters.models import Character, CharacterSkill
+from sessions.models import MoralePool
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns import table
 from campaigns.models import (
     Ability,
     Arc,
@@ -19,15 +18,15 @@ from campaigns.models import (
     Flaw,
     Membership,
     Notification,
-    PlaySession,
     Role,
     Species,
-    Visibility,
 )
 from campaigns.policy import campaign_get_for_member
-from campaigns.progression import ellipse_open
 from campaigns.services import campaign_create
 from characters.models import Character, CharacterSkill
+from progression.services import ellipse_open
+from sessions import services as table
+from sessions.models import PlaySession, Visibility
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,7 +16,6 @@ from campaigns.models import (
     CharacterClass,
     Invitation,
     Membership,
-    PlaySession,
     Role,
     Species,
 )
@@ -34,6 +33,8 @@ from campaigns.services import (
     membership_remove,
     storyteller_hand_over,
 )
+from sessions.demo import demo_sessions_seed
+from sessions.models import PlaySession
 
 pytestmark = pytest.mark.django_db
 
@@ -275,7 +276,9 @@ def test_the_examples_keep_what_the_conteur_changed(campaign):
 def test_the_demo_campaign_is_seeded_once(make_user):
     users = {name: make_user(name) for name in ("conteur", "aelis", "brann")}
     first = demo_campaign_seed(users=users)
+    demo_sessions_seed(campaign=first)
     second = demo_campaign_seed(users=users)
+    demo_sessions_seed(campaign=second)
     assert first.pk == second.pk
     assert Campaign.objects.count() == 1
     roles = dict(first.memberships.values_list("user__username", "role"))

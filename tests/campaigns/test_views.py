@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.models import Arc, ArcStatus, Campaign, Invitation, Membership, PlaySession, Role
+from campaigns.models import Arc, ArcStatus, Campaign, Invitation, Membership, Role
 from campaigns.services import invitation_create, invitation_revoke
+from sessions.models import PlaySession
 
 pytestmark = pytest.mark.django_db
 
@@ -13,7 +14,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def url(name, *args):
-    return reverse(f"campaigns:{name}", args=args)
+    return reverse(name if ":" in name else f"campaigns:{name}", args=args)
 
 
 # --- my campaigns ---------------------------------------------------------------------------
@@ -396,14 +397,14 @@ def test_arcs_of_another_campaign_are_not_found(campaign, other_campaign, make_a
 
 
 def test_schedule_a_session_in_the_current_arc(campaign, arc, storyteller_client):
-    form_page = storyteller_client.get(url("session_create", campaign.pk)).content.decode()
+    form_page = storyteller_client.get(url("sessions:create", campaign.pk)).content.decode()
     assert f'<option value="{arc.pk}" selected>' in form_page
     response = storyteller_client.post(
-        url("session_create", campaign.pk),
+        url("sessions:create", campaign.pk),
         {"title": "Le gué", "scheduled_at": "2030-03-14T20:30", "arc": arc.pk, "notes": "*Hâte*"},
     )
     play_session = PlaySession.objects.get(title="Le gué")
-    assert response.url == url("session_detail", campaign.pk, play_session.pk)
+    assert response.url == url("sessions:detail", campaign.pk, play_session.pk)
     assert play_session.arc == arc
     assert (
         timezone.localtime(play_session.scheduled_at).strftime("%Y-%m-%d %H:%M")
@@ -415,7 +416,7 @@ def test_a_session_cannot_use_another_campaigns_arc(campaign, other_campaign, ma
                                                     storyteller_client):  # fmt: skip
     foreign = make_arc(other_campaign)
     response = storyteller_client.post(
-        url("session_create", campaign.pk),
+        url("sessions:create", campaign.pk),
         {"title": "Piège", "scheduled_at": "2030-03-14T20:30", "arc": foreign.pk},
     )
     assert response.status_code == 200
@@ -424,7 +425,7 @@ def test_a_session_cannot_use_another_campaigns_arc(campaign, other_campaign, ma
 
 
 def test_the_journal_is_rendered_as_markdown(campaign, play_session, player_client):
-    body = player_client.get(url("session_detail", campaign.pk, play_session.pk)).content.decode()
+    body = player_client.get(url("sessions:detail", campaign.pk, play_session.pk)).content.decode()
     assert "<strong>Vael</strong>" in body
 
 
@@ -436,7 +437,7 @@ def test_the_journal_cannot_run_scripts(campaign, play_session, player_client):
             ' <a href="https://example.org" onclick="alert(3)">carte</a>'
         )
     )
-    body = player_client.get(url("session_detail", campaign.pk, play_session.pk)).content.decode()
+    body = player_client.get(url("sessions:detail", campaign.pk, play_session.pk)).content.decode()
     journal = body.split('id="journal"')[1]
     assert "<script>alert" not in journal
     assert "javascript:" not in journal
@@ -445,21 +446,21 @@ def test_the_journal_cannot_run_scripts(campaign, play_session, player_client):
 
 
 def test_delete_a_session_after_confirming(campaign, play_session, storyteller_client):
-    confirm = storyteller_client.get(url("session_delete", campaign.pk, play_session.pk))
+    confirm = storyteller_client.get(url("sessions:delete", campaign.pk, play_session.pk))
     assert "Supprimer « Arrivée à Vael » ?" in confirm.content.decode()
     assert PlaySession.objects.exists()
-    response = storyteller_client.post(url("session_delete", campaign.pk, play_session.pk))
-    assert response.url == url("session_list", campaign.pk)
+    response = storyteller_client.post(url("sessions:delete", campaign.pk, play_session.pk))
+    assert response.url == url("sessions:list", campaign.pk)
     assert not PlaySession.objects.exists()
 
 
 def test_session_list_and_its_empty_state(
     campaign, storyteller_client, player_client, play_session
 ):
-    body = player_client.get(url("session_list", campaign.pk)).content.decode()
+    body = player_client.get(url("sessions:list", campaign.pk)).content.decode()
     assert "Arrivée à Vael" in body and "Le phare éteint" in body
     PlaySession.objects.all().delete()
-    body = storyteller_client.get(url("session_list", campaign.pk)).content.decode()
+    body = storyteller_client.get(url("sessions:list", campaign.pk)).content.decode()
     assert "planifiez la première" in body
 
 
@@ -483,10 +484,10 @@ def test_campaign_pages_have_no_inline_script(campaign, arc, play_session, invit
         *(
             url(name, campaign.pk)
             for name in ("dashboard", "settings", "members", "invitations", "arc_list",
-                         "arc_create", "session_list", "session_create", "compendium")
+                         "arc_create", "sessions:list", "sessions:create", "compendium")
         ),
         url("arc_detail", campaign.pk, arc.pk),
-        url("session_detail", campaign.pk, play_session.pk),
+        url("sessions:detail", campaign.pk, play_session.pk),
     ]  # fmt: skip
     for page in pages:
         body = storyteller_client.get(page).content.decode()

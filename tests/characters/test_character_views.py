@@ -359,5 +359,5 @@ def test_each_rollable_skill_links_to_the_roll_form_prefilled(client, storytelle
     CharacterSkill.objects.create(character=character, key="melee", level=3)
     client.force_login(storyteller)
     body = client.get(reverse("characters:sheet", args=[character.pk])).content.decode()
-    table = reverse("table:page", args=[campaign.pk])
+    table = reverse("sessions:table", args=[campaign.pk])
     assert f'href="{table}?character={character.pk}&amp;skill=melee"' in body

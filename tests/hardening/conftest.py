@@ -14,7 +14,6 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from campaigns import progression, table
 from campaigns.models import (
     Ability,
     Arc,
@@ -22,23 +21,18 @@ from campaigns.models import (
     Branch,
     CharacterClass,
     Flaw,
-    Injury,
     Membership,
     Notification,
-    PlaySession,
     Role,
     Species,
-    Visibility,
 )
 from campaigns.policy import campaign_get_for_member
 from campaigns.services import campaign_create, invitation_create
-from characters.models import (
-    Character,
-    CharacterChange,
-    CharacterLanguage,
-    CharacterSkill,
-    Training,
-)
+from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
+from progression import services as progression
+from progression.models import Training
+from sessions import services as table
+from sessions.models import Injury, PlaySession, Visibility
 
 # Text only B's Conteur may read (a hidden roll), only the owner and the Conteur may read (private
 # notes), and text of B no one outside B may read.

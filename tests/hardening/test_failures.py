@@ -15,11 +15,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from altherion.celery import app as celery_app
-from campaigns import progression
-from campaigns.models import Advance, Arc, ArcAward, JobStatus
-from characters.models import Character, XpEntry
-from tests.campaigns.progression_helpers import start_worker, wait_for
+from campaigns.models import Arc
+from characters.models import Character
+from progression import services as progression
+from progression.models import Advance, ArcAward, JobStatus, XpEntry
 from tests.conftest import service_missing
+from tests.progression.helpers import start_worker, wait_for
 
 MESSAGE = "Le serveur de tâches ne répond pas : le calcul reprendra automatiquement."
 
@@ -134,8 +135,8 @@ def test_the_message_stays_away_in_the_embedded_mode(table, django_capture_on_co
 def test_the_beat_schedules_the_requeue_sweep():
     from django.conf import settings
 
-    assert settings.CELERY_BEAT_SCHEDULE["jobs-requeue"]["task"] == "campaigns.tasks.jobs_requeue"
-    assert "campaigns.tasks.jobs_requeue" in celery_app.tasks
+    assert settings.CELERY_BEAT_SCHEDULE["jobs-requeue"]["task"] == "progression.tasks.jobs_requeue"
+    assert "progression.tasks.jobs_requeue" in celery_app.tasks
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ ROW_BY_PARAM = {
 # What a bare `pk` is, by namespace (and, in the APIs, by the route name's first word).
 PK_BY_NAMESPACE = {
     "campaigns": "campaign",
-    "table": "campaign",
+    "sessions": "campaign",
     "progression": "campaign",
     "characters": "character",
     "characters_api": "character",
@@ -183,11 +183,11 @@ def test_every_route_with_an_id_is_covered_and_points_at_a_row_of_b(two_campaign
     namespaces = {namespace for namespace, _name, _params in routes}
     assert {
         "campaigns",
-        "table",
+        "sessions",
         "progression",
         "characters",
         "campaigns_api",
-        "table_api",
+        "sessions_api",
         "progression_api",
         "characters_api",
     } <= namespaces
@@ -254,14 +254,14 @@ def test_lists_and_pages_without_ids_never_show_b_to_a_player_of_a(two_campaigns
 def _b_views(b) -> list[str]:
     campaign, character = b["campaign"].pk, b["character"].pk
     return [
-        reverse("table:page", args=[campaign]),
-        reverse("table:poll", args=[campaign]) + "?after=0",
-        reverse("table:session", args=[campaign, b["play_session"].pk]),
+        reverse("sessions:table", args=[campaign]),
+        reverse("sessions:poll", args=[campaign]) + "?after=0",
+        reverse("sessions:session_table", args=[campaign, b["play_session"].pk]),
         reverse("campaigns:dashboard", args=[campaign]),
         reverse("characters:sheet", args=[character]),
         reverse("characters:history", args=[character]),
-        reverse("table_api:roll-list", kwargs={"campaign_id": campaign}),
-        reverse("table_api:log", kwargs={"campaign_id": campaign}),
+        reverse("sessions_api:roll-list", kwargs={"campaign_id": campaign}),
+        reverse("sessions_api:log", kwargs={"campaign_id": campaign}),
         reverse("characters_api:list"),
         reverse("characters_api:detail", kwargs={"pk": character}),
         reverse("characters_api:history", kwargs={"pk": character}),
@@ -290,7 +290,8 @@ def test_another_player_of_b_never_sees_the_hidden_roll_nor_the_private_notes(tw
     assert HIDDEN_ROLL not in seen  # …never the Conteur's hidden roll…
     assert PRIVATE_NOTE not in seen  # …nor the owner's private notes (not even in history)
     hidden = reverse(
-        "table_api:roll-detail", kwargs={"campaign_id": b["campaign"].pk, "pk": b["hidden_roll"].pk}
+        "sessions_api:roll-detail",
+        kwargs={"campaign_id": b["campaign"].pk, "pk": b["hidden_roll"].pk},
     )
     assert _client(two_campaigns.player_b).get(hidden).status_code == 404
 

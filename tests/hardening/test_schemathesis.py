@@ -84,7 +84,6 @@ SEEDED: dict[str, object] = {}
 
 def _seed() -> dict[str, object]:
     from altherion.demo import demo_users_seed
-    from campaigns import progression
     from campaigns.demo import demo_campaign_seed
     from campaigns.models import (
         Ability,
@@ -93,19 +92,22 @@ def _seed() -> dict[str, object]:
         Branch,
         CharacterClass,
         Flaw,
-        Injury,
         Invitation,
         Membership,
-        PlaySession,
         Role,
         Species,
     )
     from campaigns.services import invitation_create
     from characters.demo import demo_characters_seed
-    from characters.models import Character, Training, TrainingStatus
+    from characters.models import Character
+    from progression import services as progression
+    from progression.models import Training, TrainingStatus
+    from sessions.demo import demo_sessions_seed
+    from sessions.models import Injury, PlaySession
 
     users = demo_users_seed()
     campaign = demo_campaign_seed(users=users)
+    demo_sessions_seed(campaign=campaign)
     demo_characters_seed(campaign=campaign, users=users)
     aelis = Character.objects.get(campaign=campaign, owner=users["aelis"])
     brann = Character.objects.get(campaign=campaign, owner=users["brann"])

@@ -1,17 +1,13 @@
 from django.core.management.base import BaseCommand
 
-from altherion.demo import DEMO_USERS, demo_users_seed
-from campaigns.demo import demo_campaign_seed
-from characters.demo import demo_characters_seed
+from altherion.demo import DEMO_USERS, demo_seed
 
 
 class Command(BaseCommand):
     help = "Charge les données de démonstration (idempotent) et affiche les identifiants."
 
     def handle(self, *args, **options) -> None:
-        users = demo_users_seed()
-        campaign = demo_campaign_seed(users=users)
-        demo_characters_seed(campaign=campaign, users=users)
+        campaign = demo_seed()
         self.stdout.write(self.style.SUCCESS("Données de démonstration prêtes."))
         self.stdout.write(f"Campagne de démonstration : {campaign.name}")
         self.stdout.write("Identifiants de démonstration :")

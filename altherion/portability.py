@@ -1,0 +1,516 @@
+"""Backups of one campaign: everything of it in one JSON file, and back into any database.
+
+`campaign_export` writes file-local ids (1, 2, 3… per model, in primary-key order) instead of
+the database's ids, users by username, and timestamps as ISO 8601; ids written inside text or
+JSON (ledger source keys like "arc:<id>", notification keys and links, an award's checklist…)
+are rewritten the same way. `campaign_import` creates everything afresh in one transaction, maps
+each file-local id to the new row's id, and sets the timestamps back. So exporting an imported
+campaign gives the same file (but `exported_at`), whatever the database held before.
+
+Invitations are not exported: their tokens are secrets that let anyone holding them join the
+campaign, and a backup file travels. After an import, the Conteur creates new invitations.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, IntegrityError, models, transaction
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
+from django.utils import timezone
+
+from campaigns.models import (
+    Ability,
+    Arc,
+    Asset,
+    Branch,
+    Campaign,
+    CharacterClass,
+    Flaw,
+    Invitation,
+    Membership,
+    Notification,
+    Species,
+)
+from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
+from progression.models import Advance, ArcAward, Ellipse, Training, XpEntry
+from sessions.models import Injury, MoralePool, PlaySession, Roll, TableEvent
+
+FORMAT = "altherion-campaign"
+VERSION = 1
+
+USER_FIELDS = ("username", "email", "first_name", "last_name")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One model of the file: its key in the file and its path to the campaign."""
+
+    key: str
+    model: type[models.Model]
+    campaign_path: str
+
+
+# In an order where every foreign key points to a section already read.
+SECTIONS: tuple[Section, ...] = (
+    Section("memberships", Membership, "campaign"),
+    Section("arcs", Arc, "campaign"),
+    Section("play_sessions", PlaySession, "campaign"),
+    Section("species", Species, "campaign"),
+    Section("classes", CharacterClass, "campaign"),
+    Section("branches", Branch, "campaign"),
+    Section("abilities", Ability, "campaign"),
+    Section("assets", Asset, "campaign"),
+    Section("flaws", Flaw, "campaign"),
+    Section("characters", Character, "campaign"),
+    Section("character_skills", CharacterSkill, "character__campaign"),
+    Section("character_languages", CharacterLanguage, "character__campaign"),
+    Section("character_changes", CharacterChange, "character__campaign"),
+    Section("morale_pools", MoralePool, "campaign"),
+    Section("rolls", Roll, "campaign"),
+    Section("injuries", Injury, "campaign"),
+    Section("table_events", TableEvent, "campaign"),
+    Section("arc_awards", ArcAward, "arc__campaign"),
+    Section("ellipses", Ellipse, "campaign"),
+    Section("advances", Advance, "ellipse__campaign"),
+    Section("trainings", Training, "character__campaign"),
+    Section("xp_entries", XpEntry, "character__campaign"),
+    Section("notifications", Notification, "campaign"),
+)
+
+# Models linked to a campaign that are deliberately left out, and why.
+EXCLUDED: dict[type[models.Model], str] = {
+    Invitation: "Les jetons d'invitation sont des secrets : ils ne voyagent pas dans un fichier.",
+}
+
+
+class PortabilityError(Exception):
+    """A file that cannot be imported; the message is French and says why."""
+
+
+@dataclass
+class ImportResult:
+    campaign: Campaign
+    created_users: list[str] = field(default_factory=list)
+
+
+Remap = Callable[[type[models.Model], Any], Any]
+
+
+# --- ids written inside values -----------------------------------------------------------------
+
+_KEY_PATTERNS: tuple[tuple[re.Pattern, tuple[type[models.Model] | None, ...]], ...] = (
+    # XP ledger source keys and notification keys (campaigns/progression.py).
+    (re.compile(r"^arc:(\d+)((?::correction:\d+)?)$"), (Arc, None)),
+    (re.compile(r"^arc:(\d+)((?::correction:\d+)?):done$"), (Arc, None)),
+    (re.compile(r"^arc:(\d+)((?::correction:\d+)?):(\d+)$"), (Arc, None, Character)),
+    (re.compile(r"^training:(\d+)((?::refused|:done)?)$"), (Training, None)),
+    (re.compile(r"^ellipse:(\d+):xp$"), (Ellipse,)),
+    (re.compile(r"^ellipse:(\d+):end:(\d+)$"), (Ellipse, Character)),
+    (re.compile(r"^deadline:(\d+)$"), (Ellipse,)),
+)
+
+_LINK_KWARGS: dict[str, type[models.Model]] = {
+    "pk": Campaign,
+    "campaign_pk": Campaign,
+    "character_pk": Character,
+    "arc_pk": Arc,
+    "ellipse_pk": Ellipse,
+    "training_pk": Training,
+}
+
+
+def _remap_key(key: str, remap: Remap) -> str:
+    """Rewrite the ids inside a key like "arc:12:correction:2:40"; other keys are kept."""
+    for pattern, kinds in _KEY_PATTERNS:
+        match = pattern.match(key)
+        if match is None:
+            continue
+        groups = list(match.groups())
+        new = []
+        for value, model in zip(groups, kinds, strict=True):
+            if model is None:
+                new.append(value)
+                continue
+            mapped = remap(model, int(value))
+            if mapped is None:
+                return key
+            new.append(str(mapped))
+        parts, last = [], 0
+        for index, value in enumerate(new, start=1):
+            parts += [key[last : match.start(index)], value]
+            last = match.end(index)
+        return "".join(parts) + key[last:]
+    return key
+
+
+def _remap_link(link: str, remap: Remap) -> str:
+    if not link:
+        return link
+    try:
+        match = resolve(link)
+    except Resolver404:
+        return link
+    kwargs = {}
+    for name, value in match.kwargs.items():
+        model = _LINK_KWARGS.get(name)
+        mapped = remap(model, int(value)) if model is not None else value
+        if mapped is None:
+            return link
+        kwargs[name] = mapped
+    try:
+        return reverse(match.view_name, kwargs=kwargs)
+    except NoReverseMatch:
+        return link
+
+
+def _remap_id_keys(mapping: Any, model: type[models.Model], remap: Remap) -> Any:
+    """{"<id>": value} with the ids remapped (a key with no match is kept)."""
+    if not isinstance(mapping, dict):
+        return mapping
+    result = {}
+    for key, value in mapping.items():
+        mapped = remap(model, int(key)) if str(key).isdigit() else None
+        result[str(mapped) if mapped is not None else key] = value
+    return result
+
+
+def _fix_values(model: type[models.Model], row: dict[str, Any], remap: Remap) -> None:
+    """Rewrite, in place, the ids this model writes inside its text and JSON values."""
+    if model is ArcAward:
+        checklist = row.get("checklist")
+        if isinstance(checklist, dict) and "characters" in checklist:
+            row["checklist"] = {
+                **checklist,
+                "characters": _remap_id_keys(checklist["characters"], Character, remap),
+            }
+        summary = row.get("summary")
+        if isinstance(summary, list):
+            row["summary"] = [
+                {**line, "character": remap(Character, line["character"])}
+                if isinstance(line, dict) and isinstance(line.get("character"), int)
+                else line
+                for line in summary
+            ]
+    elif model is Ellipse:
+        row["xp_trainers"] = _remap_id_keys(row.get("xp_trainers"), Character, remap)
+    elif model is XpEntry:
+        row["source_key"] = _remap_key(row["source_key"], remap)
+    elif model is Advance:
+        row["key"] = _remap_key(row["key"], remap)
+    elif model is Notification:
+        row["key"] = _remap_key(row["key"], remap)
+        row["link"] = _remap_link(row.get("link", ""), remap)
+    elif model is TableEvent:
+        payload = row.get("payload")
+        if isinstance(payload, dict) and isinstance(payload.get("injury"), int):
+            row["payload"] = {**payload, "injury": remap(Injury, payload["injury"])}
+    elif model is CharacterChange and row.get("field") == "species":
+        for side in ("old_value", "new_value"):
+            value = row.get(side)
+            if isinstance(value, dict) and isinstance(value.get("id"), int):
+                row[side] = {**value, "id": remap(Species, value["id"])}
+
+
+# --- export -----------------------------------------------------------------------------------
+
+
+def _is_user(field_: models.Field) -> bool:
+    return field_.is_relation and field_.related_model is get_user_model()
+
+
+def _exported_fields(model: type[models.Model]) -> list[models.Field]:
+    """Every concrete column but the id and the campaign (implied by the file)."""
+    return [
+        f
+        for f in model._meta.concrete_fields
+        if not f.primary_key and not (f.is_relation and f.related_model is Campaign)
+    ]
+
+
+def _m2m_fields(model: type[models.Model]) -> list[models.ManyToManyField]:
+    return [f for f in model._meta.many_to_many if f.remote_field.through._meta.auto_created]
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
+    """The whole campaign as JSON-ready data (see the module's docstring)."""
+    local: dict[type[models.Model], dict[int, int]] = {Campaign: {campaign.pk: 1}}
+    querysets = {}
+    for section in SECTIONS:
+        rows = list(
+            section.model.objects.filter(**{section.campaign_path: campaign}).order_by("pk")
+        )
+        querysets[section.model] = rows
+        local[section.model] = {row.pk: index for index, row in enumerate(rows, start=1)}
+
+    def remap(model, pk):
+        return local.get(model, {}).get(pk)
+
+    user_ids: set[int] = set()
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "campaign": {
+            f.name: _plain(getattr(campaign, f.attname)) for f in _exported_fields(Campaign)
+        },
+    }
+    for section in SECTIONS:
+        model = section.model
+        fields_ = _exported_fields(model)
+        m2m = _m2m_fields(model)
+        through_ids: dict[str, dict[int, list[int]]] = {}
+        for relation in m2m:
+            through = relation.remote_field.through
+            source = relation.m2m_field_name()
+            target = relation.m2m_reverse_field_name()
+            by_source: dict[int, list[int]] = {}
+            for source_id, target_id in through.objects.filter(
+                **{f"{source}__in": local[model]}
+            ).values_list(f"{source}_id", f"{target}_id"):
+                by_source.setdefault(source_id, []).append(target_id)
+            through_ids[relation.name] = by_source
+        rows = []
+        for obj in querysets[model]:
+            row: dict[str, Any] = {"id": local[model][obj.pk]}
+            for f in fields_:
+                value = getattr(obj, f.attname)
+                if _is_user(f):
+                    if value is not None:
+                        user_ids.add(value)
+                    row[f.name] = value  # replaced by the username below
+                elif f.is_relation:
+                    row[f.name] = None if value is None else remap(f.related_model, value)
+                else:
+                    row[f.name] = _plain(value)
+            for relation in m2m:
+                related = relation.related_model
+                row[relation.name] = sorted(
+                    remap(related, pk)
+                    for pk in through_ids[relation.name].get(obj.pk, [])
+                    if remap(related, pk) is not None
+                )
+            _fix_values(model, row, remap)
+            rows.append(row)
+        data[section.key] = rows
+
+    users = get_user_model().objects.filter(pk__in=user_ids).order_by("username")
+    names = {user.pk: user.username for user in users}
+    data["users"] = [{name: getattr(user, name) for name in USER_FIELDS} for user in users]
+    for section in SECTIONS:
+        user_fields = [f.name for f in _exported_fields(section.model) if _is_user(f)]
+        for row in data[section.key]:
+            for name in user_fields:
+                row[name] = names.get(row[name])
+    return data
+
+
+# --- import -----------------------------------------------------------------------------------
+
+
+def _fail(message: str) -> PortabilityError:
+    return PortabilityError(message)
+
+
+def _check_header(data: Any) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _fail("Ce fichier n'est pas un export de campagne Altherion.")
+    if data.get("version") != VERSION:
+        raise _fail(
+            f"Version de fichier {data.get('version')!r} inconnue : "
+            f"cette version d'Altherion lit la version {VERSION}."
+        )
+    if not isinstance(data.get("campaign"), dict):
+        raise _fail("Le fichier ne contient pas de campagne.")
+    for key in ("users", *(s.key for s in SECTIONS)):
+        if not isinstance(data.get(key, []), list):
+            raise _fail(f"La section « {key} » du fichier doit être une liste.")
+
+
+def _users_import(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    user_model = get_user_model()
+    wanted = {}
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("username"), str):
+            raise _fail("Un utilisateur du fichier n'a pas de nom d'utilisateur.")
+        wanted[row["username"]] = row
+    users = {u.username: u for u in user_model.objects.filter(username__in=wanted)}
+    created = []
+    for username, row in wanted.items():
+        if username in users:
+            continue
+        user = user_model(**{name: row.get(name) or "" for name in USER_FIELDS})
+        user.set_unusable_password()
+        user.full_clean(exclude=["password"])
+        user.save()
+        users[username] = user
+        created.append(username)
+    return users, sorted(created)
+
+
+def _build(
+    model: type[models.Model],
+    row: dict[str, Any],
+    *,
+    campaign: Campaign,
+    users: dict[str, Any],
+    remap: Remap,
+) -> models.Model:
+    if not isinstance(row, dict):
+        raise _fail(f"Une ligne de « {model._meta.verbose_name} » n'est pas un objet.")
+    row = dict(row)
+    _fix_values(model, row, remap)
+    obj = model()
+    for f in _exported_fields(model):
+        if f.name not in row:
+            continue  # a column absent from the file keeps its default
+        value = row[f.name]
+        if _is_user(f):
+            if value is not None and value not in users:
+                raise _fail(f"Utilisateur « {value} » inconnu dans le fichier.")
+            setattr(obj, f.attname, None if value is None else users[value].pk)
+        elif f.is_relation:
+            mapped = None if value is None else remap(f.related_model, value)
+            if value is not None and mapped is None:
+                raise _fail(
+                    f"« {model._meta.verbose_name} » {row.get('id')} renvoie à "
+                    f"« {f.related_model._meta.verbose_name} » {value}, absent du fichier."
+                )
+            setattr(obj, f.attname, mapped)
+        else:
+            setattr(obj, f.attname, _clean(model, f, value, row.get("id")))
+    for f in model._meta.concrete_fields:
+        if f.is_relation and f.related_model is Campaign:
+            setattr(obj, f.attname, campaign.pk)
+    return obj
+
+
+def _clean(model: type[models.Model], f: models.Field, raw: Any, local_id: Any) -> Any:
+    """The column's value from the file, converted and checked (type, choices, validators)."""
+    try:
+        value = f.to_python(raw)
+        if value is None and not f.null:
+            raise ValidationError("Valeur manquante.")
+        if value not in f.empty_values:
+            f.validate(value, None)
+            f.run_validators(value)
+    except ValidationError as error:
+        raise _fail(
+            f"« {model._meta.verbose_name} » {local_id}, champ « {f.name} » : "
+            f"{' '.join(str(m) for m in error.messages)}"
+        ) from error
+    return value
+
+
+def _timestamp_fields(model: type[models.Model]) -> list[str]:
+    return [
+        f.attname
+        for f in model._meta.concrete_fields
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+    ]
+
+
+def _create(model: type[models.Model], objs: list[models.Model]) -> None:
+    """Create the rows, then put back the timestamps auto_now(_add) replaced on the way in."""
+    stamps = _timestamp_fields(model)
+    kept = [{name: getattr(obj, name) for name in stamps} for obj in objs]
+    model.objects.bulk_create(objs, batch_size=500)
+    if stamps and objs:
+        for obj, values in zip(objs, kept, strict=True):
+            for name, value in values.items():
+                setattr(obj, name, value if value is not None else timezone.now())
+        model.objects.bulk_update(objs, stamps, batch_size=500)
+
+
+def _unique_keys(rolls: list[Roll], advances: list[Advance]) -> None:
+    """Idempotency keys already used elsewhere (a copy beside its original) get fresh ones."""
+    taken = set(
+        Roll.objects.filter(idempotency_key__in={r.idempotency_key for r in rolls}).values_list(
+            "rolled_by_id", "idempotency_key"
+        )
+    )
+    for roll in rolls:
+        if (roll.rolled_by_id, roll.idempotency_key) in taken:
+            roll.idempotency_key = uuid.uuid4().hex
+    used = set(
+        Advance.objects.filter(key__in={a.key for a in advances}).values_list("key", flat=True)
+    )
+    for advance in advances:
+        if advance.key in used:
+            advance.key = f"import:{uuid.uuid4().hex}"
+
+
+def campaign_import(*, data: Any) -> ImportResult:
+    """Create the campaign of an export (new ids); a bad file raises PortabilityError, changes
+    nothing. Users are found by username; missing ones are created with no usable password."""
+    _check_header(data)
+    try:
+        with transaction.atomic():
+            return _import(data)
+    except PortabilityError:
+        raise
+    except (IntegrityError, DatabaseError) as error:
+        raise _fail(f"Le fichier contredit une règle de la base de données : {error}") from error
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise _fail(f"Le fichier est mal formé ({type(error).__name__} : {error}).") from error
+
+
+def _import(data: dict[str, Any]) -> ImportResult:
+    users, created_users = _users_import(data.get("users", []))
+    campaign_row = {k: v for k, v in data["campaign"].items() if k != "id"}
+    new_ids: dict[type[models.Model], dict[int, int]] = {}
+
+    def remap(model, local_id):
+        return new_ids.get(model, {}).get(local_id)
+
+    campaign = Campaign()
+    for f in _exported_fields(Campaign):
+        if f.name in campaign_row:
+            setattr(campaign, f.attname, _clean(Campaign, f, campaign_row[f.name], 1))
+    if not campaign.name:
+        raise _fail("La campagne du fichier n'a pas de nom.")
+    _create(Campaign, [campaign])
+    new_ids[Campaign] = {1: campaign.pk}
+
+    for section in SECTIONS:
+        model = section.model
+        rows = data.get(section.key, [])
+        objs = [_build(model, row, campaign=campaign, users=users, remap=remap) for row in rows]
+        local_ids = [row.get("id") for row in rows]
+        if len(set(local_ids)) != len(local_ids) or not all(isinstance(i, int) for i in local_ids):
+            raise _fail(f"Les identifiants de la section « {section.key} » doivent être uniques.")
+        if model is Roll:
+            _unique_keys(objs, [])
+        elif model is Advance:
+            _unique_keys([], objs)
+        _create(model, objs)
+        new_ids[model] = {local: obj.pk for local, obj in zip(local_ids, objs, strict=True)}
+        for relation in _m2m_fields(model):
+            through = relation.remote_field.through
+            source = relation.m2m_field_name()
+            target = relation.m2m_reverse_field_name()
+            links = []
+            for row, obj in zip(rows, objs, strict=True):
+                for local_target in row.get(relation.name, []):
+                    target_id = remap(relation.related_model, local_target)
+                    if target_id is None:
+                        raise _fail(
+                            f"« {model._meta.verbose_name} » {row['id']} renvoie à "
+                            f"« {relation.related_model._meta.verbose_name} » {local_target}, "
+                            "absent du fichier."
+                        )
+                    links.append(through(**{f"{source}_id": obj.pk, f"{target}_id": target_id}))
+            through.objects.bulk_create(links, batch_size=500)
+    return ImportResult(campaign=campaign, created_users=created_users)

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SessionsConfig(AppConfig):
+    """What happens at a play session. Its label is `play`: `sessions` is django.contrib's."""
+
+    name = "sessions"
+    label = "play"
+    verbose_name = _("Séances et table")

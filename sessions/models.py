@@ -1,0 +1,179 @@
+"""What happens at a play session: the séance itself, the group's Moral pool, the rolls, the
+table log and the lasting injuries (RULES.md §5–§8, §14). Services in `sessions/services.py`."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.models import NAME_LENGTH, TEXT_LENGTH, Arc, Campaign
+
+
+class PlaySession(models.Model):
+    """A séance: one evening at the table."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="play_sessions")
+    arc = models.ForeignKey(
+        Arc, on_delete=models.SET_NULL, null=True, blank=True, related_name="play_sessions"
+    )
+    title = models.CharField(_("titre"), max_length=NAME_LENGTH)
+    scheduled_at = models.DateTimeField(_("date et heure"))
+    notes = models.TextField(_("journal"), blank=True, max_length=TEXT_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-scheduled_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def clean(self) -> None:
+        if self.arc_id is not None and self.arc.campaign_id != self.campaign_id:
+            raise ValidationError({"arc": _("Cet arc n'appartient pas à cette campagne.")})
+
+
+# --- at the table: the Moral pool, rolls and the table log ---------------------------------
+
+
+class MoralePool(models.Model):
+    """The group's Moral (§6) and the Conteur's Fatalité (§14): one row per campaign.
+
+    Every change locks this row (select_for_update) first; so do rolls and consequences, which
+    also serialises the campaign's log events, keeping their ids in commit order (the cursor)."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="morale_pool")
+    hope = models.PositiveSmallIntegerField(_("espoir"), default=0)
+    despair = models.PositiveSmallIntegerField(_("désespoir"), default=0)
+    fate = models.PositiveSmallIntegerField(_("Fatalité"), default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(hope__gte=0), name="morale_hope_positive"),
+            models.CheckConstraint(condition=Q(despair__gte=0), name="morale_despair_positive"),
+            models.CheckConstraint(condition=Q(fate__gte=0, fate__lte=5), name="morale_fate_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Moral de {self.campaign}: {self.hope}/{self.despair}"
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", _("Public")
+    STORYTELLER = "storyteller", _("Secret (Conteur seulement)")
+    HIDDEN = "hidden", _("Caché (Conteur)")
+
+
+class Roll(models.Model):
+    """One check rolled at the table, with its inputs, payment and the engine's full breakdown."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
+    play_session = models.ForeignKey(
+        PlaySession, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
+    )
+    arc = models.ForeignKey(Arc, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    character = models.ForeignKey(
+        "characters.Character",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rolls",
+    )
+    label = models.CharField(_("intitulé"), max_length=NAME_LENGTH, blank=True)
+    rolled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="rolls"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    characteristic = models.CharField(max_length=32)
+    skills = models.JSONField(default=list, blank=True)
+    inputs = models.JSONField(default=dict)
+    breakdown = models.JSONField(default=dict)
+    outcome = models.CharField(max_length=24)
+    total = models.IntegerField()
+    target = models.IntegerField()
+    margin = models.IntegerField()
+    zone = models.BooleanField(default=False)
+    consequences = models.JSONField(default=list, blank=True)
+    idempotency_key = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rolled_by", "idempotency_key"], name="roll_idempotency_key_once"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["campaign", "-id"], name="roll_campaign_id"),
+            models.Index(fields=["arc", "character"], name="roll_arc_character"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Jet {self.pk}: {self.total} contre {self.target}"
+
+
+class TableEventKind(models.TextChoices):
+    ROLL = "roll", _("Jet")
+    MORALE = "morale", _("Moral")
+    CONSEQUENCE = "consequence", _("Conséquence")
+
+
+class TableEvent(models.Model):
+    """One line of the table log; its id is the polling cursor (`?after=<id>`)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="table_events")
+    kind = models.CharField(max_length=16, choices=TableEventKind.choices)
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    roll = models.ForeignKey(
+        Roll, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    summary = models.CharField(max_length=500)
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        indexes = [models.Index(fields=["campaign", "id"], name="table_event_campaign_id")]
+
+    def __str__(self) -> str:
+        return self.summary
+
+
+class Injury(models.Model):
+    """A lasting result of the Aggravation table (§8) on a character — a broken bone, a lost eye,
+    torn tendons… — until the Conteur marks it healed. The effect itself (its impuissance dice
+    and their scope) is read back from `rules.reference.AGGRAVATION_TABLE[row]` by `effect`."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="injuries")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, related_name="injuries"
+    )
+    row = models.PositiveSmallIntegerField(_("ligne de Fragilité"))
+    effect = models.CharField(_("effet"), max_length=32)
+    roll = models.ForeignKey(
+        Roll, on_delete=models.SET_NULL, null=True, blank=True, related_name="injuries"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    healed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(row__lte=5), name="injury_row_range"),
+        ]
+        indexes = [models.Index(fields=["character", "healed_at"], name="injury_character_open")]
+
+    def __str__(self) -> str:
+        return f"{self.character_id}: {self.effect}"

@@ -1,0 +1,231 @@
+"""Reads of the table: the log as a member may see it, the Moral panel, what was used in an arc.
+
+`visible_q` is THE visibility rule, used by the page, the poll and the API alike:
+public → every member; storyteller (a player's secret roll) → its roller and the Conteur;
+hidden (the Conteur's own) → the Conteur only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from campaigns.models import Arc, Campaign
+from campaigns.policy import is_storyteller
+from characters.models import Character, SpecialState
+from rules import morale as rules_morale
+from rules import states as rules_states
+from sessions.models import MoralePool, PlaySession, Roll, TableEvent, TableEventKind, Visibility
+from sessions.services import (
+    injury_effect,
+    injury_label,
+    member_keys,
+    morale_of,
+    open_injuries,
+    player_characters,
+)
+
+LOG_PAGE = 30
+POLL_LIMIT = 50
+
+
+def visible_q(*, campaign: Campaign, user, prefix: str = "") -> Q:
+    """The rows of the log (or rolls, with `prefix`) this member may see; `campaign.membership`
+    must be the user's (from `campaigns.policy`)."""
+    if is_storyteller(campaign):
+        return Q()
+    actor = "rolled_by" if prefix == "roll" else "actor"
+    return Q(visibility=Visibility.PUBLIC) | Q(visibility=Visibility.STORYTELLER, **{actor: user})
+
+
+def events_for_user(
+    *,
+    campaign: Campaign,
+    user,
+    after: int | None = None,
+    before: int | None = None,
+    character_id: int | None = None,
+    limit: int = LOG_PAGE,
+) -> list[TableEvent]:
+    """Log entries newest first (one query). `after` returns what is newer than a cursor (the
+    poll); `before` pages back; `character_id` filters one character's entries."""
+    events = TableEvent.objects.filter(campaign=campaign).filter(
+        visible_q(campaign=campaign, user=user)
+    )
+    if after is not None:
+        events = events.filter(id__gt=after)
+    if before is not None:
+        events = events.filter(id__lt=before)
+    if character_id is not None:
+        events = events.filter(character_id=character_id)
+    if after is not None:
+        # The poll: a page open for hours asks every second or two, and almost always nothing
+        # is new. One narrow query on the (campaign, id) index answers that; the rows are read
+        # only when there are some. The oldest new ones come first, so a long absence is
+        # caught up in order, `limit` at a time.
+        ids = list(events.order_by("id").values_list("id", flat=True)[:limit])
+        if not ids:
+            return []
+        events = TableEvent.objects.filter(id__in=ids)
+    events = events.select_related("roll", "actor", "character").order_by("-id")
+    return list(events[:limit])
+
+
+def rolls_for_user(*, campaign: Campaign, user) -> QuerySet[Roll]:
+    return (
+        Roll.objects.filter(campaign=campaign)
+        .filter(visible_q(campaign=campaign, user=user, prefix="roll"))
+        .select_related("character", "rolled_by")
+        .order_by("-id")
+    )
+
+
+def roll_get_for_user(*, campaign: Campaign, user, pk: int) -> Roll | None:
+    return rolls_for_user(campaign=campaign, user=user).filter(pk=pk).first()
+
+
+@dataclass(frozen=True)
+class MemberPanel:
+    character: Character
+    hope: int
+    despair: int
+    cap: int
+    calm: bool
+    state: str  # SpecialState value
+    state_label: str
+    mine: bool
+    injuries: list  # open Injury rows, each with `.label`
+
+
+@dataclass(frozen=True)
+class MoralePanel:
+    hope: int
+    despair: int
+    fate: int
+    capacity: int
+    room: int
+    galvanized: bool
+    tormented: bool
+    members: list[MemberPanel]
+
+    @property
+    def empty_slots(self) -> range:
+        return range(self.room)
+
+
+def morale_panel(*, campaign: Campaign, user) -> MoralePanel:
+    """The group's Moral with each character's personal points, states and open injuries, from
+    rules.morale (three queries)."""
+    pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
+    characters = list(player_characters(campaign))
+    morale = morale_of(pool, characters)
+    keys = member_keys(characters)
+    wounds: dict[int, list] = {}
+    for injury in open_injuries(c.pk for c in characters):
+        injury.label = injury_label(injury)
+        wounds.setdefault(injury.character_id, []).append(injury)
+    members = []
+    for character in characters:
+        member = morale.member(keys[character.pk])
+        state = character.special_state
+        members.append(
+            MemberPanel(
+                character=character,
+                hope=member.hope,
+                despair=member.despair,
+                cap=member.cap,
+                calm=morale.is_calm(member.key),
+                state=state,
+                state_label=""
+                if state == SpecialState.NONE
+                else rules_states.STATE_LABELS.get(state, state),
+                mine=character.owner_id == user.pk,
+                injuries=wounds.get(character.pk, []),
+            )
+        )
+    return MoralePanel(
+        hope=morale.hope,
+        despair=morale.despair,
+        fate=pool.fate,
+        capacity=morale.capacity,
+        room=max(morale.room, 0),
+        galvanized=morale.galvanized,
+        tormented=morale.tormented,
+        members=members,
+    )
+
+
+def morale_state(*, campaign: Campaign) -> rules_morale.Morale:
+    pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
+    return morale_of(pool, list(player_characters(campaign)))
+
+
+@dataclass(frozen=True)
+class UsedInArc:
+    characteristics: frozenset[str]
+    skills: frozenset[str]
+
+
+def used_in_arc(*, arc: Arc, character_id: int | None = None) -> dict[int, UsedInArc]:
+    """Characteristics and skills each character rolled during `arc` (for XP, §10), from the
+    roll log, one query: character id → what it used."""
+    rolls = Roll.objects.filter(arc=arc, character__isnull=False)
+    if character_id is not None:
+        rolls = rolls.filter(character_id=character_id)
+    found: dict[int, tuple[set[str], set[str]]] = {}
+    for pk, characteristic, skills in rolls.values_list("character_id", "characteristic", "skills"):
+        chars, used = found.setdefault(pk, (set(), set()))
+        chars.add(characteristic)
+        used.update(skills or [])
+    return {pk: UsedInArc(frozenset(c), frozenset(s)) for pk, (c, s) in found.items()}
+
+
+def has_morale_event(events: list[TableEvent]) -> bool:
+    """Whether a batch of log entries changes what the Moral panel shows."""
+    return any(e.kind in (TableEventKind.MORALE, TableEventKind.CONSEQUENCE) for e in events)
+
+
+def characters_for_roller(*, campaign: Campaign, user) -> list[Character]:
+    """The characters this member may roll for, with their skills (two queries): the Conteur's
+    are all of them, a player's are its own."""
+    characters = Character.objects.filter(campaign=campaign).prefetch_related("skills")
+    if not is_storyteller(campaign):
+        characters = characters.filter(owner=user)
+    return list(characters.order_by("name", "pk"))
+
+
+def hindering_injuries(characters: list[Character]) -> list:
+    """The open injuries that add impuissance dice, of the characters one may roll for (one
+    query), each with `.label`: the roll form offers them with their cause."""
+    found = []
+    for injury in open_injuries(c.pk for c in characters):
+        effect = injury_effect(injury)
+        if effect is not None and effect.bane_dice:
+            injury.label = injury_label(injury)
+            found.append(injury)
+    return found
+
+
+def play_sessions_for_campaign(*, campaign: Campaign) -> QuerySet[PlaySession]:
+    return PlaySession.objects.filter(campaign=campaign).select_related("arc")
+
+
+def play_sessions_for_arc(*, arc: Arc) -> QuerySet[PlaySession]:
+    return PlaySession.objects.filter(campaign_id=arc.campaign_id, arc=arc)
+
+
+def play_session_get(*, campaign: Campaign, pk: int) -> PlaySession:
+    return get_object_or_404(PlaySession.objects.select_related("arc"), campaign=campaign, pk=pk)
+
+
+def play_sessions_next_and_last(*, campaign) -> tuple[PlaySession | None, PlaySession | None]:
+    """The next planned session and the last one played (None where there is none)."""
+    now = timezone.now()
+    sessions = PlaySession.objects.filter(campaign=campaign).select_related("arc")
+    return (
+        sessions.filter(scheduled_at__gte=now).order_by("scheduled_at", "pk").first(),
+        sessions.filter(scheduled_at__lt=now).order_by("-scheduled_at", "-pk").first(),
+    )

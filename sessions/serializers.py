@@ -1,0 +1,250 @@
+"""Shapes of the table API: inputs and outputs kept apart; the services decide what is allowed."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from campaigns.models import Arc
+from campaigns.serializers import MomentField, RowIdField, _name, _scoped_to_campaign, _text
+from sessions import services as table
+from sessions.models import PlaySession, Visibility
+from sessions.services import RollRequest
+
+SOURCES = [table.PERSONAL, table.GROUP]
+
+
+@extend_schema_field(
+    {"type": "string", "enum": SOURCES, "description": "personal : ses points ; group : le Moral"},
+    component_name="PointSource",
+)
+class SourceField(serializers.ChoiceField):
+    """Where a hope or despair point comes from (§5–§6): one documented enum for every use."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=SOURCES, **kwargs)
+
+
+def _small(high=20, **kw):
+    return serializers.IntegerField(min_value=0, max_value=high, default=0, **kw)
+
+
+class CheckIn(serializers.Serializer):
+    """A check as declared before rolling (§5): used by the odds (query string) and the rolls."""
+
+    character = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1, default=None
+    )
+    characteristic = serializers.ChoiceField(choices=list(table.CHARACTERISTIC_KEYS))
+    skills = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, default=list, max_length=10
+    )
+    complexity = _small()
+    difficulty = _small(200)
+    expertise = serializers.BooleanField(default=False)
+    boon = _small(help_text="Dés de surpuissance de la situation.")
+    bane = _small(help_text="Dés d'impuissance de la situation (blessures, membre…).")
+    impact = _small(help_text="Points d'Impact dépensés, un dé de surpuissance chacun.")
+    hope = _small(10, help_text="Points d'espoir dépensés pour +1 chacun.")
+    hope_source = SourceField(default=table.PERSONAL)
+    cancel_critical_failure = serializers.BooleanField(default=False)
+    substitute = serializers.BooleanField(default=False)
+    despair_source = SourceField(default=table.PERSONAL)
+    narrow_success = serializers.BooleanField(default=False)
+    fury = serializers.BooleanField(default=False)
+    fortune_fate = serializers.BooleanField(default=False)
+    characteristic_value = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=50, default=None
+    )
+    skill_level = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=10, default=None
+    )
+    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    injuries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        required=False,
+        default=list,
+        max_length=20,
+        help_text="Les blessures du personnage qui gênent ce jet (leurs dés d'impuissance).",
+    )
+
+    def roll_request(self) -> RollRequest:
+        data = dict(self.validated_data)
+        for name in ("character", "visibility", "idempotency_key", "play_session"):
+            data.pop(name, None)
+        data["skills"] = tuple(data["skills"])
+        data["injuries"] = tuple(data["injuries"])
+        return RollRequest(**data)
+
+
+class RollIn(CheckIn):
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
+    idempotency_key = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="Une clé par jet voulu : la renvoyer (ou l'en-tête Idempotency-Key) rend le "
+        "même jet au lieu d'en lancer un autre.",
+    )
+    play_session = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1, default=None
+    )
+
+
+class RollOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    play_session = serializers.IntegerField(source="play_session_id", allow_null=True)
+    arc = serializers.IntegerField(source="arc_id", allow_null=True)
+    character = serializers.IntegerField(source="character_id", allow_null=True)
+    character_name = serializers.SerializerMethodField()
+    rolled_by = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+    visibility = serializers.CharField()
+    characteristic = serializers.CharField()
+    skills = serializers.ListField(child=serializers.CharField())
+    label = serializers.CharField()
+    inputs = serializers.JSONField()
+    breakdown = serializers.JSONField()
+    outcome = serializers.CharField()
+    total = serializers.IntegerField()
+    target = serializers.IntegerField()
+    margin = serializers.IntegerField()
+    zone = serializers.BooleanField()
+    consequences = serializers.ListField(child=serializers.CharField())
+
+    def get_character_name(self, roll) -> str | None:
+        return roll.character.name if roll.character_id else None
+
+    def get_rolled_by(self, roll) -> str | None:
+        return roll.rolled_by.get_username() if roll.rolled_by_id else None
+
+
+class EventOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    visibility = serializers.CharField()
+    actor = serializers.SerializerMethodField()
+    character = serializers.IntegerField(source="character_id", allow_null=True)
+    roll = serializers.IntegerField(source="roll_id", allow_null=True)
+    summary = serializers.CharField()
+    payload = serializers.JSONField()
+    created_at = serializers.DateTimeField()
+
+    def get_actor(self, event) -> str | None:
+        return event.actor.get_username() if event.actor_id else None
+
+
+class LogOut(serializers.Serializer):
+    cursor = serializers.IntegerField(help_text="Renvoyez-le en ?after= pour la suite.")
+    results = EventOut(many=True)
+
+
+class CauseOut(serializers.Serializer):
+    kind = serializers.CharField()
+    count = serializers.IntegerField()
+    label = serializers.CharField()
+
+
+class OddsOut(serializers.Serializer):
+    success = serializers.FloatField()
+    critical_success = serializers.FloatField()
+    critical_failure = serializers.FloatField()
+    mean = serializers.FloatField()
+    dice = serializers.IntegerField()
+    keep_highest = serializers.BooleanField()
+    skill_level = serializers.IntegerField()
+    characteristic_value = serializers.IntegerField()
+    target = serializers.IntegerField()
+    causes = CauseOut(many=True)
+
+
+class InjuryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    effect = serializers.CharField()
+    label = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class MemberOut(serializers.Serializer):
+    character = serializers.IntegerField(source="character.pk")
+    name = serializers.CharField(source="character.name")
+    hope = serializers.IntegerField()
+    despair = serializers.IntegerField()
+    cap = serializers.IntegerField()
+    calm = serializers.BooleanField()
+    state = serializers.CharField()
+    injuries = InjuryOut(many=True)
+
+
+class MoraleOut(serializers.Serializer):
+    hope = serializers.IntegerField()
+    despair = serializers.IntegerField()
+    fate = serializers.IntegerField()
+    capacity = serializers.IntegerField()
+    galvanized = serializers.BooleanField()
+    tormented = serializers.BooleanField()
+    members = MemberOut(many=True)
+
+
+class MoraleActionIn(serializers.Serializer):
+    action = serializers.ChoiceField(choices=list(table.MORALE_ACTIONS))
+    character = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1
+    )
+    source = SourceField(default=table.GROUP)
+    taker = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1
+    )
+    agreeing = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        required=False,
+        default=list,
+    )
+    state = serializers.ChoiceField(
+        choices=list(table.ENTERABLE_STATES), required=False, allow_blank=True, default=""
+    )
+    effect = serializers.ChoiceField(
+        choices=["hope", "despair"], required=False, allow_blank=True, default=""
+    )
+
+
+class MoraleActionOut(serializers.Serializer):
+    event = EventOut()
+    morale = MoraleOut()
+    exploit = serializers.JSONField(allow_null=True)
+
+
+class ConsequenceIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=list(table.CONSEQUENCES))
+    victim = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2**63 - 1
+    )
+    mode = serializers.ChoiceField(choices=[table.TABLE, table.RESILIENCE], default=table.TABLE)
+    face = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10)
+
+
+class UsedInArcOut(serializers.Serializer):
+    character = serializers.IntegerField()
+    characteristics = serializers.ListField(child=serializers.CharField())
+    skills = serializers.ListField(child=serializers.CharField())
+
+
+class PlaySessionIn(serializers.Serializer):
+    title = _name()
+    scheduled_at = MomentField()
+    notes = _text(required=False)
+    arc = RowIdField(queryset=Arc.objects.none(), allow_null=True, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _scoped_to_campaign(self, "arc")
+
+
+class PlaySessionOut(serializers.ModelSerializer):
+    arc_title = serializers.CharField(
+        source="arc.title", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = PlaySession
+        fields = ["id", "title", "scheduled_at", "notes", "arc", "arc_title", "created_at"]
+        read_only_fields = fields

@@ -1,0 +1,33 @@
+"""Pages of a play session: the séances of a campaign and the table (namespace `sessions`)."""
+
+from django.urls import path
+
+from common import converters  # noqa: F401 (registers <rowid:…>)
+from sessions import views
+
+app_name = "sessions"
+
+table = "campaigns/<rowid:pk>/table/"
+session = "campaigns/<rowid:pk>/sessions/<rowid:session_pk>/table/"
+campaign = "campaigns/<rowid:pk>/"
+urlpatterns = [
+    path(campaign + "sessions/", views.session_list, name="list"),
+    path(campaign + "sessions/new/", views.session_create, name="create"),
+    path(campaign + "sessions/<rowid:session_pk>/", views.session_detail, name="detail"),
+    path(campaign + "sessions/<rowid:session_pk>/edit/", views.session_edit, name="edit"),
+    path(campaign + "sessions/<rowid:session_pk>/delete/", views.session_delete, name="delete"),
+    path(table, views.table_page, name="table"),
+    path(table + "odds/", views.table_odds, name="odds"),
+    path(table + "rolls/", views.roll_create, name="roll"),
+    path(table + "poll/", views.table_poll, name="poll"),
+    path(table + "morale/", views.morale_panel, name="morale"),
+    path(table + "morale/act/", views.morale_action, name="morale_act"),
+    path(
+        table + "rolls/<rowid:roll_pk>/consequence/",
+        views.consequence_apply,
+        name="consequence",
+    ),
+    path(table + "injuries/<rowid:injury_pk>/heal/", views.injury_heal, name="injury_heal"),
+    path(session, views.table_page, name="session_table"),
+    path(session + "rolls/", views.roll_create, name="session_roll"),
+]

@@ -1,0 +1,520 @@
+"""The table page: the roll form with live odds, the log (polled with a cursor), the Moral panel.
+
+Every view works without JavaScript (plain forms and links, redirects after a POST); HTMX
+re-renders fragments: the POST of a roll returns its row (`_roll_row.html`, the same template as
+the page loop and the poll), the poll returns new rows or 204, and the Moral panel refreshes on a
+`morale-changed` event the poll and the Moral actions send with HX-Trigger.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+from campaigns import selectors as campaign_selectors
+from campaigns import services as campaign_services
+from campaigns.models import Campaign
+from campaigns.policy import (
+    campaign_get_for_member,
+    campaign_get_for_storyteller,
+    explains_refusal,
+    is_storyteller,
+)
+from common.htmx import HtmxHttpRequest
+from rules.odds import check_odds
+from sessions import selectors
+from sessions import services as table
+from sessions.forms import ConsequenceForm, MoraleForm, PlaySessionForm, RollForm, fresh_key
+from sessions.models import PlaySession, TableEvent, TableEventKind
+
+MORALE_CHANGED = "morale-changed"
+POLL_NOW = "table-poll"
+
+
+def table_login_required(view):
+    """`login_required`, except that an HTMX request of a signed-out page (a session that
+    expired while the table was open for hours) sends the whole page to the login form instead
+    of swapping the login page into the log."""
+    protected = login_required(view)
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated and getattr(request, "htmx", False):
+            page = reverse("sessions:table", args=[kwargs["pk"]])
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = f"{reverse(settings.LOGIN_URL)}?next={page}"
+            return response
+        return protected(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _int(value) -> int | None:
+    """A query-string id, or None if absent or not one the database could hold."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0 <= number < 10**18 else None
+
+
+def _play_session(campaign: Campaign, session_pk: int | None) -> PlaySession | None:
+    if session_pk is None:
+        return None
+    return get_object_or_404(PlaySession, campaign=campaign, pk=session_pk)
+
+
+def _table_url(campaign: Campaign, play_session: PlaySession | None) -> str:
+    if play_session is not None:
+        return reverse("sessions:session_table", args=[campaign.pk, play_session.pk])
+    return reverse("sessions:table", args=[campaign.pk])
+
+
+def _roll_form(request, campaign, characters, data=None, initial=None, injuries=None) -> RollForm:
+    return RollForm(
+        data,
+        initial=initial,
+        characters=characters,
+        storyteller=is_storyteller(campaign),
+        injuries=selectors.hindering_injuries(characters) if injuries is None else injuries,
+    )
+
+
+def decorate(events: list[TableEvent], campaign: Campaign) -> list[TableEvent]:
+    """Attach what a row shows besides the event: the consequences still open (Conteur only)."""
+    storyteller = is_storyteller(campaign)
+    for event in events:
+        event.available = (
+            table.consequences_available(event.roll)
+            if storyteller and event.kind == TableEventKind.ROLL and event.roll is not None
+            else []
+        )
+    return events
+
+
+def _odds_context(form: RollForm, characters) -> dict:
+    """Exact odds of the declared check, and the dice the sheet adds with their cause."""
+    if not form.is_valid():
+        return {"odds_errors": form.errors}
+    by_pk = {c.pk: c for c in characters}
+    character_pk = form.cleaned_data.get("character")
+    character = by_pk.get(character_pk) if character_pk else None
+    request = form.roll_request()
+    try:
+        prepared = table.check_prepare(
+            request=request,
+            character=character,
+            state=table.rules_states.FURY if request.fury else None,
+            injuries=table.roller_injuries(character, request.injuries),
+        )
+    except ValidationError as error:
+        return {"odds_errors": {"": error.messages}}
+    return {"odds": check_odds(prepared.check), "prepared": prepared}
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    play_session = _play_session(campaign, session_pk)
+    characters = selectors.characters_for_roller(campaign=campaign, user=request.user)
+    character_filter = _int(request.GET.get("filter"))
+    before = _int(request.GET.get("before"))
+    events = decorate(
+        selectors.events_for_user(
+            campaign=campaign, user=request.user, before=before, character_id=character_filter
+        ),
+        campaign,
+    )
+    injuries = selectors.hindering_injuries(characters)
+    if "idempotency_key" in request.GET:
+        # "Calculer les chances" without JavaScript: the form comes back with its odds.
+        form = _roll_form(request, campaign, characters, data=request.GET, injuries=injuries)
+        odds_form = form
+    else:
+        initial = {"character": _int(request.GET.get("character"))}
+        if request.GET.get("skill"):
+            initial["skills"] = [request.GET["skill"]]
+        if request.GET.get("characteristic"):
+            initial["characteristic"] = request.GET["characteristic"]
+        if initial["character"] is None and characters and not is_storyteller(campaign):
+            initial["character"] = characters[0].pk
+        form = _roll_form(request, campaign, characters, initial=initial, injuries=injuries)
+        odds_form = _roll_form(
+            request,
+            campaign,
+            characters,
+            data={**form.initial, **_form_defaults(form)},
+            injuries=injuries,
+        )
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "play_session": play_session,
+        "table_url": _table_url(campaign, play_session),
+        "form": form,
+        "characters": characters,
+        "group": list(selectors.player_characters(campaign)),
+        "events": events,
+        "cursor": events[0].pk if events and before is None else 0,
+        "before": before,
+        "older": events[-1].pk if len(events) == selectors.LOG_PAGE else None,
+        "character_filter": character_filter,
+        "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+        **_odds_context(odds_form, characters),
+    }
+    template = "sessions/page.html"
+    if request.htmx and before is not None:
+        template += "#older"
+    return render(request, template, context)
+
+
+def _form_defaults(form: RollForm) -> dict:
+    return {
+        name: field.initial
+        for name, field in form.fields.items()
+        if field.initial is not None and name not in form.initial
+    }
+
+
+@table_login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def table_odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The odds fragment for the form's current values (the form sends them on every change)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    if not request.htmx:  # without JavaScript the page itself shows the odds of the form
+        return redirect(f"{reverse('sessions:table', args=[pk])}?{request.GET.urlencode()}")
+    characters = selectors.characters_for_roller(campaign=campaign, user=request.user)
+    form = _roll_form(request, campaign, characters, data=request.GET)
+    context = {"campaign": campaign, **_odds_context(form, characters)}
+    return render(request, "sessions/page.html#odds", context)
+
+
+@login_required
+@require_POST
+def roll_create(request: HtmxHttpRequest, pk: int, session_pk: int | None = None) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    play_session = _play_session(campaign, session_pk)
+    characters = selectors.characters_for_roller(campaign=campaign, user=request.user)
+    form = _roll_form(request, campaign, characters, data=request.POST)
+    roll = None
+    if form.is_valid():
+        try:
+            roll = table.roll_create(
+                campaign=campaign,
+                by=request.user,
+                request=form.roll_request(),
+                character_id=form.cleaned_data.get("character"),
+                idempotency_key=form.cleaned_data["idempotency_key"],
+                visibility=form.cleaned_data["visibility"],
+                play_session=play_session,
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+    if roll is None:
+        if request.htmx:
+            response = render(
+                request,
+                "sessions/page.html#roll-form",
+                {
+                    "campaign": campaign,
+                    "form": form,
+                    "table_url": _table_url(campaign, play_session),
+                },
+            )
+            return reswap(retarget(response, "#roll-form"), "outerHTML")
+        messages.error(request, " ".join(m for ms in form.errors.values() for m in ms))
+        return redirect(_table_url(campaign, play_session))
+    if not request.htmx:
+        messages.success(request, roll.events.first().summary)
+        return redirect(_table_url(campaign, play_session))
+    event = roll.events.select_related("roll", "actor", "character").first()
+    response = render(
+        request,
+        "sessions/_roll_row.html",
+        {
+            "event": decorate([event], campaign)[0],
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "group": list(selectors.player_characters(campaign)),
+            "new_key": fresh_key(),
+        },
+    )
+    response = trigger_client_event(response, POLL_NOW)
+    if _spent_morale(roll):
+        response = trigger_client_event(response, MORALE_CHANGED)
+    return response
+
+
+def _spent_morale(roll) -> bool:
+    inputs = roll.inputs
+    return bool(
+        inputs.get("hope")
+        or inputs.get("cancel_critical_failure")
+        or inputs.get("substitute")
+        or inputs.get("narrow_success")
+        or inputs.get("fury")
+        or inputs.get("fortune_fate")
+    )
+
+
+@table_login_required
+@require_GET
+def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """New log rows after the cursor `?after=<id>` (oldest first, at most POLL_LIMIT), or 204.
+
+    One indexed query on (campaign, id) besides the membership check; `X-Table-Cursor` carries
+    the newest id sent, and `morale-changed` is triggered when the Moral moved."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    after = _int(request.GET.get("after")) or 0
+    events = selectors.events_for_user(
+        campaign=campaign,
+        user=request.user,
+        after=after,
+        character_id=_int(request.GET.get("filter")),
+        limit=selectors.POLL_LIMIT,
+    )
+    if not events:
+        response = HttpResponse(status=204)
+        response["X-Table-Cursor"] = str(after)
+        return response
+    context = {
+        "events": decorate(events, campaign),
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "group": list(selectors.player_characters(campaign))
+        if any(e.available for e in events)
+        else [],
+    }
+    response = render(request, "sessions/_rows.html", context)
+    response["X-Table-Cursor"] = str(events[0].pk)
+    if selectors.has_morale_event(events):
+        response = trigger_client_event(response, MORALE_CHANGED)
+    return response
+
+
+@table_login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def morale_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    if not request.htmx:
+        return redirect("sessions:table", pk=pk)
+    return render(
+        request,
+        "sessions/page.html#morale",
+        {
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+        },
+    )
+
+
+@login_required
+@require_POST
+def morale_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    group = list(selectors.player_characters(campaign))
+    form = MoraleForm(request.POST, characters=group)
+    error = None
+    if form.is_valid():
+        try:
+            change = table.morale_change(
+                campaign=campaign, by=request.user, **form.service_kwargs()
+            )
+        except ValidationError as exc:
+            error = " ".join(exc.messages)
+    else:
+        error = " ".join(m for ms in form.errors.values() for m in ms)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, change.event.summary)
+        return redirect("sessions:table", pk=pk)
+    response = render(
+        request,
+        "sessions/page.html#morale",
+        {
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+            "morale_error": error,
+        },
+    )
+    return trigger_client_event(response, POLL_NOW) if not error else response
+
+
+@login_required
+@require_POST
+def consequence_apply(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    form = ConsequenceForm(request.POST)
+    error = None
+    if form.is_valid():
+        try:
+            table.consequence_apply(
+                campaign=campaign, by=request.user, roll_id=roll_pk, **form.service_kwargs()
+            )
+        except ValidationError as exc:
+            error = " ".join(exc.messages)
+    else:
+        error = " ".join(m for ms in form.errors.values() for m in ms)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("sessions:table", pk=pk)
+    event = (
+        TableEvent.objects.filter(campaign=campaign, roll_id=roll_pk, kind=TableEventKind.ROLL)
+        .select_related("roll", "actor", "character")
+        .first()
+    )
+    response = render(
+        request,
+        "sessions/_roll_row.html",
+        {
+            "event": decorate([event], campaign)[0],
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "group": list(selectors.player_characters(campaign)),
+            "consequence_error": error,
+        },
+    )
+    response = trigger_client_event(response, POLL_NOW)
+    return trigger_client_event(response, MORALE_CHANGED)
+
+
+@login_required
+@require_POST
+def injury_heal(request: HtmxHttpRequest, pk: int, injury_pk: int) -> HttpResponse:
+    """The Conteur marks an injury healed; the panel comes back (HTMX) or the page (redirect)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    error = None
+    try:
+        table.injury_heal(campaign=campaign, by=request.user, injury_id=injury_pk)
+    except ValidationError as exc:
+        error = " ".join(exc.messages)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("sessions:table", pk=pk)
+    response = render(
+        request,
+        "sessions/page.html#morale",
+        {
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+            "morale_error": error,
+        },
+    )
+    return trigger_client_event(response, POLL_NOW) if not error else response
+
+
+@login_required
+@require_GET
+def session_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "play_sessions": selectors.play_sessions_for_campaign(campaign=campaign),
+    }
+    return render(request, "sessions/session_list.html", context)
+
+
+def _session_form_page(request, campaign, form, play_session=None) -> HttpResponse:
+    return render(
+        request,
+        "sessions/session_form.html",
+        {"campaign": campaign, "is_storyteller": True, "form": form, "play_session": play_session},
+    )
+
+
+@explains_refusal
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    initial = {}
+    current_arc = campaign_selectors.arc_current(campaign=campaign)
+    if current_arc is not None:
+        initial["arc"] = current_arc.pk
+    form = PlaySessionForm(request.POST or None, campaign=campaign, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            play_session = campaign_services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(
+                request, _("Séance « %(title)s » planifiée.") % {"title": play_session}
+            )
+            return redirect("sessions:detail", pk=campaign.pk, session_pk=play_session.pk)
+    return _session_form_page(request, campaign, form)
+
+
+@login_required
+@require_GET
+def session_detail(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "play_session": selectors.play_session_get(campaign=campaign, pk=session_pk),
+    }
+    return render(request, "sessions/session_detail.html", context)
+
+
+@explains_refusal
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_edit(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
+    form = PlaySessionForm(request.POST or None, instance=play_session, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        try:
+            play_session = campaign_services.entry_save(entry=form.save(commit=False))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Séance enregistrée."))
+            return redirect("sessions:detail", pk=campaign.pk, session_pk=play_session.pk)
+    return _session_form_page(request, campaign, form, play_session)
+
+
+@explains_refusal
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_delete(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
+    if request.method == "POST":
+        campaign_services.entry_delete(entry=play_session)
+        messages.success(request, _("Séance « %(title)s » supprimée.") % {"title": play_session})
+        return redirect("sessions:list", pk=campaign.pk)
+    return render(
+        request,
+        "campaigns/confirm_delete.html",
+        {
+            "campaign": campaign,
+            "is_storyteller": True,
+            "object": play_session,
+            "cancel_url": reverse("sessions:detail", args=[campaign.pk, play_session.pk]),
+        },
+    )
