@@ -106,7 +106,7 @@ Remap = Callable[[type[models.Model], Any], Any]
 # --- ids written inside values -----------------------------------------------------------------
 
 _KEY_PATTERNS: tuple[tuple[re.Pattern, tuple[type[models.Model] | None, ...]], ...] = (
-    # XP ledger source keys and notification keys (campaigns/progression.py).
+    # XP ledger source keys and notification keys (progression/awards.py, progression/ellipses.py).
     (re.compile(r"^arc:(\d+)((?::correction:\d+)?)$"), (Arc, None)),
     (re.compile(r"^arc:(\d+)((?::correction:\d+)?):done$"), (Arc, None)),
     (re.compile(r"^arc:(\d+)((?::correction:\d+)?):(\d+)$"), (Arc, None, Character)),

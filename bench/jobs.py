@@ -26,7 +26,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from campaigns.models import Arc, Campaign  # noqa: E402
 from characters.models import Character  # noqa: E402
-from progression import services as progression  # noqa: E402
+from progression import advances, awards  # noqa: E402
 from progression.models import Advance, ArcAward, Ellipse, Training  # noqa: E402
 
 CAMPAIGNS = 50
@@ -93,8 +93,8 @@ def run(per_campaign: int, tag: str) -> None:
     jobs = build(per_campaign, tag)
     total = per_campaign * CAMPAIGNS
     for label, call in (
-        ("award job", lambda a, v: progression.arc_award_pay(award_id=a.pk, revision=1)),
-        ("ellipse advance", lambda a, v: progression.advance_run(advance_id=v.pk)),
+        ("award job", lambda a, v: awards.arc_award_pay(award_id=a.pk, revision=1)),
+        ("ellipse advance", lambda a, v: advances.advance_run(advance_id=v.pk)),
     ):
         start = time.perf_counter()
         with CaptureQueriesContext(connection) as queries:

@@ -17,23 +17,11 @@ from rest_framework.response import Response
 
 from campaigns import api_filters, selectors, services
 from campaigns import serializers as s
-from campaigns.models import (
-    Ability,
-    Arc,
-    Asset,
-    Branch,
-    Campaign,
-    CharacterClass,
-    Flaw,
-    Invitation,
-    Membership,
-    Species,
-)
+from campaigns.models import Arc, Campaign, Invitation, Membership
 from campaigns.policy import campaign_get_for_member, require_storyteller
 from common.api_errors import ApiMetadata, ApiSchema
 
 READ_WRITE_DETAIL = ["get", "patch", "delete", "head", "options"]
-ID_MAX = 2**63 - 1
 
 
 def _validated(serializer_class, request: Request, *, partial: bool = False, **context) -> dict:
@@ -45,7 +33,7 @@ def _validated(serializer_class, request: Request, *, partial: bool = False, **c
 def _enter_campaign(request: Request, kwargs: dict, *, storyteller: bool) -> Campaign:
     """The campaign for a member (policy): 404 for anyone else, 403 for a player when only
     the Conteur may do this."""
-    if any(value > ID_MAX for value in kwargs.values()):
+    if any(value > s.ID_MAX for value in kwargs.values()):
         raise Http404  # larger than any row id: the database would refuse the number itself
     campaign = campaign_get_for_member(user=request.user, pk=kwargs["campaign_id"])
     if storyteller:
@@ -352,110 +340,42 @@ class ArcReopen(ArcClose):
 # --- compendium ----------------------------------------------------------------------------------
 
 
-def _compendium(slug: str):
+def _compendium_views(slug: str, input_serializer, output_serializer, filterset):
+    """The List and Detail views of one compendium section (`slug`, as in its URL).
+
+    The six sections differ only by these; the views are named after the model
+    (`SpeciesList`, `SpeciesDetail`…), and their schema is the one written-out classes would have.
+    """
+    model = selectors.compendium_kind_models()[slug]
+
     def rows(self):
         return selectors.compendium_entries(campaign=self.campaign, slug=slug)
 
-    return rows
+    attributes = {
+        "api_tag": "Compendium",
+        "queryset": model.objects.none(),
+        "input_serializer_class": input_serializer,
+        "output_serializer_class": output_serializer,
+        "rows": rows,
+    }
+    list_view = type(
+        f"{model.__name__}List",
+        (CampaignScopedList,),
+        {**attributes, "filterset_class": filterset},
+    )
+    detail_view = type(f"{model.__name__}Detail", (CampaignScopedDetail,), attributes)
+    return list_view, detail_view
 
 
-class SpeciesList(CampaignScopedList):
-    api_tag = "Compendium"
-    queryset = Species.objects.none()
-    input_serializer_class = s.SpeciesIn
-    output_serializer_class = s.SpeciesOut
-    filterset_class = api_filters.SpeciesFilter
-    rows = _compendium("species")
-
-
-class SpeciesDetail(CampaignScopedDetail):
-    api_tag = "Compendium"
-    queryset = Species.objects.none()
-    input_serializer_class = s.SpeciesIn
-    output_serializer_class = s.SpeciesOut
-    rows = _compendium("species")
-
-
-class CharacterClassList(CampaignScopedList):
-    api_tag = "Compendium"
-    queryset = CharacterClass.objects.none()
-    input_serializer_class = s.CharacterClassIn
-    output_serializer_class = s.CharacterClassOut
-    filterset_class = api_filters.CharacterClassFilter
-    rows = _compendium("classes")
-
-
-class CharacterClassDetail(CampaignScopedDetail):
-    api_tag = "Compendium"
-    queryset = CharacterClass.objects.none()
-    input_serializer_class = s.CharacterClassIn
-    output_serializer_class = s.CharacterClassOut
-    rows = _compendium("classes")
-
-
-class BranchList(CampaignScopedList):
-    api_tag = "Compendium"
-    queryset = Branch.objects.none()
-    input_serializer_class = s.BranchIn
-    output_serializer_class = s.BranchOut
-    filterset_class = api_filters.BranchFilter
-    rows = _compendium("branches")
-
-
-class BranchDetail(CampaignScopedDetail):
-    api_tag = "Compendium"
-    queryset = Branch.objects.none()
-    input_serializer_class = s.BranchIn
-    output_serializer_class = s.BranchOut
-    rows = _compendium("branches")
-
-
-class AbilityList(CampaignScopedList):
-    api_tag = "Compendium"
-    queryset = Ability.objects.none()
-    input_serializer_class = s.AbilityIn
-    output_serializer_class = s.AbilityOut
-    filterset_class = api_filters.AbilityFilter
-    rows = _compendium("abilities")
-
-
-class AbilityDetail(CampaignScopedDetail):
-    api_tag = "Compendium"
-    queryset = Ability.objects.none()
-    input_serializer_class = s.AbilityIn
-    output_serializer_class = s.AbilityOut
-    rows = _compendium("abilities")
-
-
-class AssetList(CampaignScopedList):
-    api_tag = "Compendium"
-    queryset = Asset.objects.none()
-    input_serializer_class = s.AssetIn
-    output_serializer_class = s.AssetOut
-    filterset_class = api_filters.AssetFilter
-    rows = _compendium("assets")
-
-
-class AssetDetail(CampaignScopedDetail):
-    api_tag = "Compendium"
-    queryset = Asset.objects.none()
-    input_serializer_class = s.AssetIn
-    output_serializer_class = s.AssetOut
-    rows = _compendium("assets")
-
-
-class FlawList(CampaignScopedList):
-    api_tag = "Compendium"
-    queryset = Flaw.objects.none()
-    input_serializer_class = s.FlawIn
-    output_serializer_class = s.FlawOut
-    filterset_class = api_filters.FlawFilter
-    rows = _compendium("flaws")
-
-
-class FlawDetail(CampaignScopedDetail):
-    api_tag = "Compendium"
-    queryset = Flaw.objects.none()
-    input_serializer_class = s.FlawIn
-    output_serializer_class = s.FlawOut
-    rows = _compendium("flaws")
+# slug → (List view, Detail view), routed by `api_urls` in this order.
+COMPENDIUM = {
+    slug: _compendium_views(slug, input_serializer, output_serializer, filterset)
+    for slug, input_serializer, output_serializer, filterset in (
+        ("species", s.SpeciesIn, s.SpeciesOut, api_filters.SpeciesFilter),
+        ("classes", s.CharacterClassIn, s.CharacterClassOut, api_filters.CharacterClassFilter),
+        ("branches", s.BranchIn, s.BranchOut, api_filters.BranchFilter),
+        ("abilities", s.AbilityIn, s.AbilityOut, api_filters.AbilityFilter),
+        ("assets", s.AssetIn, s.AssetOut, api_filters.AssetFilter),
+        ("flaws", s.FlawIn, s.FlawOut, api_filters.FlawFilter),
+    )
+}

@@ -23,8 +23,7 @@ from campaigns.models import (
     Role,
     Species,
 )
-
-ID_MAX = 2**63 - 1
+from campaigns.serializers import ID_MAX
 
 
 @extend_schema_field(OpenApiTypes.INT)

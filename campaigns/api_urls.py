@@ -32,15 +32,7 @@ urlpatterns = [
     path(IN_CAMPAIGN + "arcs/<int:pk>/reopen/", api.ArcReopen.as_view(), name="arc-reopen"),
 ]
 
-COMPENDIUM = [
-    ("species", api.SpeciesList, api.SpeciesDetail),
-    ("classes", api.CharacterClassList, api.CharacterClassDetail),
-    ("branches", api.BranchList, api.BranchDetail),
-    ("abilities", api.AbilityList, api.AbilityDetail),
-    ("assets", api.AssetList, api.AssetDetail),
-    ("flaws", api.FlawList, api.FlawDetail),
-]
-for slug, list_view, detail_view in COMPENDIUM:
+for slug, (list_view, detail_view) in api.COMPENDIUM.items():
     urlpatterns += [
         path(
             f"{IN_CAMPAIGN}compendium/{slug}/", list_view.as_view(), name=f"compendium-{slug}-list"

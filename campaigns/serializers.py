@@ -72,7 +72,7 @@ ClassTierField = _tier_field(ClassTier.choices, "ClassTierEnum")
 AbilityTierField = _tier_field(AbilityTier.choices, "AbilityTierEnum")
 
 
-ID_MAX = 2**63 - 1
+ID_MAX = 2**63 - 1  # the largest row id (a 64-bit integer column)
 
 
 class RowIdField(serializers.PrimaryKeyRelatedField):

@@ -39,6 +39,12 @@ from campaigns.policy import (
 )
 from common.htmx import HtmxHttpRequest
 
+
+def _error_message(error: ValidationError) -> str:
+    """A service's refusal as one sentence, for `messages.error` or the page's own message."""
+    return " ".join(error.messages)
+
+
 # --- my campaigns ---------------------------------------------------------------------------
 
 
@@ -177,18 +183,22 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _invitations_page(request, campaign, form) -> HttpResponse:
+    context = {
+        "campaign": campaign,
+        "is_storyteller": True,
+        "invitations": selectors.invitations_for_campaign(campaign=campaign),
+        "form": form,
+    }
+    return render(request, "campaigns/invitations.html", context)
+
+
 @explains_refusal
 @login_required
 @require_GET
 def invitations(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    context = {
-        "campaign": campaign,
-        "is_storyteller": True,
-        "invitations": selectors.invitations_for_campaign(campaign=campaign),
-        "form": InvitationForm(),
-    }
-    return render(request, "campaigns/invitations.html", context)
+    return _invitations_page(request, campaign, InvitationForm())
 
 
 @explains_refusal
@@ -208,13 +218,7 @@ def invitation_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, error)
     if not request.htmx:
         if invitation is None:
-            context = {
-                "campaign": campaign,
-                "is_storyteller": True,
-                "invitations": selectors.invitations_for_campaign(campaign=campaign),
-                "form": form,
-            }
-            return render(request, "campaigns/invitations.html", context)
+            return _invitations_page(request, campaign, form)
         messages.success(request, _("Lien d'invitation créé : copiez-le pour vos joueurs."))
         return redirect("campaigns:invitations", pk=campaign.pk)
     if invitation is None:
@@ -356,9 +360,6 @@ def arc_reopen(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
     return redirect("campaigns:arc_detail", pk=campaign.pk, arc_pk=arc.pk)
 
 
-# --- play sessions --------------------------------------------------------------------------
-
-
 # --- compendium -----------------------------------------------------------------------------
 
 
@@ -458,12 +459,21 @@ def compendium_examples(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect("campaigns:compendium", pk=campaign.pk)
 
 
-def _row(request, campaign, section, entry) -> HttpResponse:
-    return render(
-        request,
-        "campaigns/compendium/_entry_row.html",
-        {"campaign": campaign, "is_storyteller": True, "section": section, "entry": entry},
-    )
+def _compendium_url(campaign, kind: str) -> str:
+    """The compendium page, scrolled to one section."""
+    return reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}"
+
+
+def _entry_saved(request, campaign, section, entry, message: str) -> HttpResponse:
+    """After a save: the entry's row for HTMX (swapped into the list), else back to its section."""
+    if request.htmx:
+        return render(
+            request,
+            "campaigns/compendium/_entry_row.html",
+            {"campaign": campaign, "is_storyteller": True, "section": section, "entry": entry},
+        )
+    messages.success(request, message)
+    return redirect(_compendium_url(campaign, section.slug))
 
 
 @explains_refusal
@@ -480,10 +490,8 @@ def entry_create(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            if request.htmx:
-                return _row(request, campaign, section, entry)
-            messages.success(request, _("« %(name)s » ajouté au compendium.") % {"name": entry})
-            return redirect(reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}")
+            message = _("« %(name)s » ajouté au compendium.") % {"name": entry}
+            return _entry_saved(request, campaign, section, entry, message)
     context = {"campaign": campaign, "is_storyteller": True, "section": section, "form": form}
     if request.htmx and request.method == "POST":
         response = render(request, "campaigns/compendium/_new_entry_form.html", context)
@@ -506,10 +514,8 @@ def entry_edit(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) -> H
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            if request.htmx:
-                return _row(request, campaign, section, entry)
-            messages.success(request, _("« %(name)s » enregistré.") % {"name": entry})
-            return redirect(reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}")
+            message = _("« %(name)s » enregistré.") % {"name": entry}
+            return _entry_saved(request, campaign, section, entry, message)
     context = {
         "campaign": campaign,
         "is_storyteller": True,
@@ -535,7 +541,7 @@ def entry_delete(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) ->
         if request.htmx:
             return HttpResponse("")  # the row is swapped out
         messages.success(request, _("« %(name)s » supprimé du compendium.") % {"name": entry})
-        return redirect(reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}")
+        return redirect(_compendium_url(campaign, kind))
     return render(
         request,
         "campaigns/confirm_delete.html",
@@ -543,10 +549,6 @@ def entry_delete(request: HtmxHttpRequest, pk: int, kind: str, entry_pk: int) ->
             "campaign": campaign,
             "is_storyteller": True,
             "object": entry,
-            "cancel_url": reverse("campaigns:compendium", args=[campaign.pk]) + f"#{kind}",
+            "cancel_url": _compendium_url(campaign, kind),
         },
     )
-
-
-def _error_message(error: ValidationError) -> str:
-    return " ".join(error.messages)

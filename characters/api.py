@@ -8,6 +8,10 @@ sheet, the field's current value and who changed it. Writes of different fields 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -26,7 +30,7 @@ from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters import selectors, services
+from characters import creation, selectors, services
 from characters import serializers as s
 from characters.models import SkillKind
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
@@ -207,7 +211,7 @@ def character_list(request: Request) -> Response:
     owner = _owner(request, campaign)
     data = _validated(s.CreationIn, request)
     try:
-        character = services.character_create(
+        character = creation.character_create(
             campaign=campaign, owner=owner, by=request.user, data=data
         )
     except DjangoValidationError as error:
@@ -271,7 +275,92 @@ def character_history(request: Request, pk: int) -> Response:
     return Response(s.ChangeOut(changes, many=True).data)
 
 
-# --- skills and languages -------------------------------------------------------------------
+# --- skills and languages: two sub-resources of rows kept by key, written once ---------------
+
+
+@dataclass(frozen=True)
+class RowResource:
+    """A sheet's rows kept by key (its skills, its languages) as an API sub-resource."""
+
+    relation: str  # the sheet's related rows: "skills" or "languages"
+    row_out: type[serializers.Serializer]
+    row_in: type[serializers.Serializer]
+    missing_key: str  # the 400 of a POST that names no row
+    save: Callable[..., Any]  # the service adding or changing one row
+    remove: Callable[..., Any]  # the service taking one off
+    values: Callable[[Any, str, dict], dict]  # the save service's values, from the body
+
+
+def _skill_values(character, key: str, data: dict) -> dict:
+    """A skill on the sheet keeps its kind; a new one is a skill unless the body says otherwise."""
+    existing = next((r for r in character.skills.all() if r.key == key), None)
+    kind = existing.kind if existing else data.get("kind", SkillKind.SKILL)
+    return {"kind": kind, "level": data["level"], "expertises": data.get("expertises")}
+
+
+def _language_values(character, key: str, data: dict) -> dict:
+    return {"level": data["level"], "writing": data["writing"]}
+
+
+SKILLS = RowResource(
+    relation="skills",
+    row_out=s.SkillOut,
+    row_in=s.SkillIn,
+    missing_key="Indiquez la compétence.",
+    save=services.character_skill_set,
+    remove=services.character_skill_remove,
+    values=_skill_values,
+)
+LANGUAGES = RowResource(
+    relation="languages",
+    row_out=s.LanguageOut,
+    row_in=s.LanguageIn,
+    missing_key="Indiquez la langue.",
+    save=services.character_language_set,
+    remove=services.character_language_remove,
+    values=_language_values,
+)
+
+
+def _row_list(resource: RowResource, request: Request, pk: int) -> Response:
+    """GET: the sheet's rows. POST: add or change the one the body names (`key`)."""
+    if request.method == "GET":
+        rows = getattr(_viewer(request, pk), resource.relation).all()
+        return Response(resource.row_out(rows, many=True).data)
+    character = _editor(request, pk)
+    data = _validated(resource.row_in, request)
+    if not data.get("key"):
+        raise exceptions.ValidationError({"key": [resource.missing_key]})
+    return _row_save(resource, request, pk, character, data["key"], data)
+
+
+def _row_detail(resource: RowResource, request: Request, pk: int, key: str) -> Response:
+    """PUT: set the row `key`. DELETE: take it off the sheet."""
+    character = _editor(request, pk)
+    if request.method == "DELETE":
+        return _write(
+            request,
+            pk,
+            _body_version(request),
+            lambda version: resource.remove(
+                character=character, key=key, version=version, by=request.user
+            ),
+        )
+    return _row_save(resource, request, pk, character, key, _validated(resource.row_in, request))
+
+
+def _row_save(
+    resource: RowResource, request: Request, pk: int, character, key: str, data: dict
+) -> Response:
+    values = resource.values(character, key, data)
+    return _write(
+        request,
+        pk,
+        data,
+        lambda version: resource.save(
+            character=character, key=key, version=version, by=request.user, **values
+        ),
+    )
 
 
 @doc("GET", "characters_skills_list", responses={200: s.SkillOut(many=True)})
@@ -279,97 +368,28 @@ def character_history(request: Request, pk: int) -> Response:
 @endpoint(["GET", "POST"])
 def skill_list(request: Request, pk: int) -> Response:
     """GET: the sheet's skills and forgotten domains. POST: add or change one (`key`)."""
-    if request.method == "GET":
-        return Response(s.SkillOut(_viewer(request, pk).skills.all(), many=True).data)
-    character = _editor(request, pk)
-    data = _validated(s.SkillIn, request)
-    if not data.get("key"):
-        raise exceptions.ValidationError({"key": ["Indiquez la compétence."]})
-    return _skill_write(request, pk, character, data["key"], data)
+    return _row_list(SKILLS, request, pk)
 
 
 @doc("PUT", "characters_skills_update", request=s.SkillIn, responses=WRITE_RESPONSES)
 @doc("DELETE", "characters_skills_destroy", request=None, responses=WRITE_RESPONSES)
 @endpoint(["PUT", "DELETE"])
 def skill_detail(request: Request, pk: int, key: str) -> Response:
-    character = _editor(request, pk)
-    if request.method == "DELETE":
-        data = _body_version(request)
-        return _write(
-            request,
-            pk,
-            data,
-            lambda version: services.character_skill_remove(
-                character=character, key=key, version=version, by=request.user
-            ),
-        )
-    return _skill_write(request, pk, character, key, _validated(s.SkillIn, request))
-
-
-def _skill_write(request, pk, character, key, data) -> Response:
-    existing = next((r for r in character.skills.all() if r.key == key), None)
-    kind = existing.kind if existing else data.get("kind", SkillKind.SKILL)
-    return _write(
-        request,
-        pk,
-        data,
-        lambda version: services.character_skill_set(
-            character=character,
-            key=key,
-            kind=kind,
-            level=data["level"],
-            expertises=data.get("expertises"),
-            version=version,
-            by=request.user,
-        ),
-    )
+    return _row_detail(SKILLS, request, pk, key)
 
 
 @doc("GET", "characters_languages_list", responses={200: s.LanguageOut(many=True)})
 @doc("POST", "characters_languages_create", request=s.LanguageIn, responses=WRITE_RESPONSES)
 @endpoint(["GET", "POST"])
 def language_list(request: Request, pk: int) -> Response:
-    if request.method == "GET":
-        return Response(s.LanguageOut(_viewer(request, pk).languages.all(), many=True).data)
-    character = _editor(request, pk)
-    data = _validated(s.LanguageIn, request)
-    if not data.get("key"):
-        raise exceptions.ValidationError({"key": ["Indiquez la langue."]})
-    return _language_write(request, pk, character, data["key"], data)
+    return _row_list(LANGUAGES, request, pk)
 
 
 @doc("PUT", "characters_languages_update", request=s.LanguageIn, responses=WRITE_RESPONSES)
 @doc("DELETE", "characters_languages_destroy", request=None, responses=WRITE_RESPONSES)
 @endpoint(["PUT", "DELETE"])
 def language_detail(request: Request, pk: int, key: str) -> Response:
-    character = _editor(request, pk)
-    if request.method == "DELETE":
-        data = _body_version(request)
-        return _write(
-            request,
-            pk,
-            data,
-            lambda version: services.character_language_remove(
-                character=character, key=key, version=version, by=request.user
-            ),
-        )
-    return _language_write(request, pk, character, key, _validated(s.LanguageIn, request))
-
-
-def _language_write(request, pk, character, key, data) -> Response:
-    return _write(
-        request,
-        pk,
-        data,
-        lambda version: services.character_language_set(
-            character=character,
-            key=key,
-            level=data["level"],
-            writing=data["writing"],
-            version=version,
-            by=request.user,
-        ),
-    )
+    return _row_detail(LANGUAGES, request, pk, key)
 
 
 @doc("GET", "characters_entries_list", responses={200: s.EntryOut(many=True)})
@@ -406,7 +426,7 @@ def entries(request: Request, pk: int, relation: str) -> Response:
 def character_export(request: Request, pk: int) -> Response:
     """The sheet as JSON, to import elsewhere: nothing is lost on the way back."""
     character = _viewer(request, pk)
-    data = services.character_export(character)
+    data = creation.character_export(character)
     if not character.can_see_private:
         data.pop("private_notes", None)
     response = Response(data)
@@ -432,7 +452,7 @@ def character_import(request: Request, campaign_pk: int) -> Response:
     if not isinstance(payload, dict):
         raise exceptions.ValidationError({"character": ["La fiche exportée est un objet JSON."]})
     try:
-        character = services.character_import(
+        character = creation.character_import(
             campaign=campaign, owner=owner, by=request.user, data=dict(payload)
         )
     except DjangoValidationError as error:

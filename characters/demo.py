@@ -3,8 +3,8 @@
 from django.db import transaction
 
 from campaigns.models import Ability, Asset, CharacterClass, Role
+from characters.creation import character_create, creation_report
 from characters.models import Character
-from characters.services import character_create, creation_report
 
 # Two players, two builds; each is checked against the rules engine before it is saved.
 DEMO_SHEETS = {

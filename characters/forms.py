@@ -5,11 +5,20 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Species
 from characters.fields import SheetField
+from characters.services import COMPENDIUM_MODELS
 from rules import reference
 
 CHARACTERISTIC_CHOICES = [(name, reference.LABELS[name]) for name in reference.CHARACTERISTICS]
 GAUGE_CHOICES = [(gauge, reference.LABELS[gauge]) for gauge in reference.GAUGES]
 REST_CHOICES = [(rank.key, rank.label) for rank in reference.REST_RANKS]
+# The compendium entries a sheet owns, by relation: the entries form and the history name them so.
+ENTRY_LABELS = {
+    "classes": _("Classes"),
+    "branches": _("Branches"),
+    "abilities": _("Aptitudes"),
+    "assets": _("Atouts"),
+    "flaws": _("Handicaps"),
+}
 
 
 def value_field(spec: SheetField, *, campaign=None) -> forms.Field:
@@ -153,18 +162,9 @@ class EntriesForm(forms.Form):
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
-        from characters.services import COMPENDIUM_MODELS
-
-        labels = {
-            "classes": _("Classes"),
-            "branches": _("Branches"),
-            "abilities": _("Aptitudes"),
-            "assets": _("Atouts"),
-            "flaws": _("Handicaps"),
-        }
         for relation, model in COMPENDIUM_MODELS.items():
             self.fields[relation] = forms.ModelMultipleChoiceField(
-                label=labels[relation],
+                label=ENTRY_LABELS[relation],
                 queryset=model.objects.filter(campaign=campaign),
                 required=False,
                 widget=forms.CheckboxSelectMultiple,

@@ -9,6 +9,11 @@ from characters.models import Character, CharacterChange, CharacterLanguage, Cha
 from rules import reference
 
 
+def _version_field() -> serializers.IntegerField:
+    """The version the sheet was read at (a write may send an If-Match header instead)."""
+    return serializers.IntegerField(min_value=1, required=False)
+
+
 def _input_field(spec) -> serializers.Field:
     if spec.kind == "int":
         return serializers.IntegerField(min_value=spec.low, max_value=spec.high, required=False)
@@ -24,7 +29,7 @@ def _input_field(spec) -> serializers.Field:
 class CharacterPatchIn(serializers.Serializer):
     """PATCH: any editable fields, plus the version they were read at (or an If-Match header)."""
 
-    version = serializers.IntegerField(min_value=1, required=False)
+    version = _version_field()
 
     def get_fields(self):
         fields = super().get_fields()
@@ -49,7 +54,7 @@ class SkillIn(serializers.Serializer):
     expertises = serializers.ListField(
         child=serializers.CharField(max_length=120), required=False, max_length=50
     )
-    version = serializers.IntegerField(min_value=1, required=False)
+    version = _version_field()
 
 
 class LanguageOut(serializers.ModelSerializer):
@@ -67,12 +72,12 @@ class LanguageIn(serializers.Serializer):
     )
     level = serializers.IntegerField(min_value=0, max_value=10)
     writing = serializers.BooleanField(default=False)
-    version = serializers.IntegerField(min_value=1, required=False)
+    version = _version_field()
 
 
 class EntriesIn(serializers.Serializer):
     ids = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=200)
-    version = serializers.IntegerField(min_value=1, required=False)
+    version = _version_field()
 
 
 class EntryOut(serializers.Serializer):
@@ -149,7 +154,7 @@ class ChangeOut(serializers.ModelSerializer):
 
 
 class CreationIn(serializers.Serializer):
-    """A new character: the same data the wizard sends (`characters.services.character_create`)."""
+    """A new character: the same data the creation wizard sends, checked by the same rules."""
 
     name = serializers.CharField(max_length=120)
     species = serializers.IntegerField(allow_null=True, required=False)

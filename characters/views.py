@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from characters import services, sheet
+from characters import condition, services, sheet
 from characters.fields import SHEET_FIELDS
 from characters.forms import (
     DamageForm,
@@ -439,7 +439,7 @@ def damage(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         DamageForm,
-        lambda c, d: services.character_damage(
+        lambda c, d: condition.character_damage(
             character=c,
             gauge=d["gauge"],
             amount=d["amount"],
@@ -457,7 +457,7 @@ def rest(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         RestForm,
-        lambda c, d: services.character_rest(
+        lambda c, d: condition.character_rest(
             character=c, rank=d["rank"], rib_cage=d["rib_cage"], by=request.user
         ),
     )
@@ -471,7 +471,7 @@ def stabilise(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         StabiliseForm,
-        lambda c, d: services.character_stabilise(character=c, gauge=d["gauge"], by=request.user),
+        lambda c, d: condition.character_stabilise(character=c, gauge=d["gauge"], by=request.user),
     )
 
 
@@ -483,7 +483,7 @@ def heal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         HealForm,
-        lambda c, d: services.character_heal(
+        lambda c, d: condition.character_heal(
             character=c, gauge=d["gauge"], points=d["points"], by=request.user
         ),
     )

@@ -1,8 +1,8 @@
 """The creation wizard: one page where every change re-counts the budget live (HTMX).
 
-The form only reads shapes; `services.creation_report` asks the rules engine for the points per
+The form only reads shapes; `creation.creation_report` asks the rules engine for the points per
 line, what remains, and the French errors, which come back next to the field concerned. Saving
-goes through `services.character_create`, which refuses a sheet that breaks a creation rule.
+goes through `creation.character_create`, which refuses a sheet that breaks a creation rule.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.models import Ability, Asset, CharacterClass, Flaw, Species
 from campaigns.policy import campaign_get_for_member
-from characters import services
+from characters import creation
 from rules import reference
 
 CHARACTERISTIC_NAMES = (*reference.CHARACTERISTICS, "origin")
@@ -181,7 +181,7 @@ def slots(report, extra_errors: dict[str, list[str]] | None = None) -> dict[str,
 def _report(form: CreationForm):
     form.is_valid()
     try:
-        return services.creation_report(campaign=form.campaign, data=form.to_data()), {}
+        return creation.creation_report(campaign=form.campaign, data=form.to_data()), {}
     except ValidationError as error:
         return None, error.message_dict
 
@@ -250,7 +250,7 @@ def create(request, campaign_pk: int) -> HttpResponse:
     report, errors = _report(form)
     if request.method == "POST" and form.is_valid():
         try:
-            character = services.character_create(
+            character = creation.character_create(
                 campaign=campaign, owner=request.user, by=request.user, data=form.to_data()
             )
         except ValidationError as error:

@@ -1,6 +1,6 @@
 """The progression REST API (§10–§11): an arc's experience checklist and its award job, a
 character's ledger, improvements, spending and trainings, ellipses and their advances, and
-notifications. The same policy, services and rules as the pages (campaigns/progression_views.py).
+notifications. The same policy, services and rules as the pages (progression/views.py).
 
 Every view inside a campaign enters it through `campaigns.policy` first: 404 for a non-member
 (and for any id of another campaign), 403 for a player attempting the Conteur's action or
@@ -13,7 +13,7 @@ or advances twice — the services claim their work.
 from __future__ import annotations
 
 import django_filters
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
@@ -24,16 +24,14 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns.models import Arc, Campaign, Notification
-from campaigns.policy import campaign_get_for_member, is_storyteller, require_storyteller
+from campaigns.models import Arc, Notification
+from campaigns.policy import campaign_get_for_member, require_storyteller
 from characters.models import Character
 from common.api_errors import ApiErrorSerializer, ApiSchema
-from progression import experience
+from progression import awards, ellipses, experience, notifications, selectors, trainings
 from progression import serializers as s
-from progression import services as progression
-from progression.models import ArcAward, Ellipse, EllipseStatus, Training, XpEntry
-from rules import ellipse as rules_ellipse
-from rules import reference
+from progression.models import ArcAward, Ellipse, Training, XpEntry
+from progression.services import new_key
 
 ID_MAX = s.ID_MAX
 EXTRA_ERRORS = {
@@ -67,28 +65,46 @@ class ProgressionSchema(ApiSchema):
         return dict(sorted(responses.items()))
 
 
-def _validated(serializer_class, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+# --- what every view shares, and every view inside a campaign -------------------------------
 
 
-# --- what every view inside a campaign shares ------------------------------------------------
-
-
-class InCampaign(generics.GenericAPIView):
-    """A view inside a campaign. `storyteller_reads`: only the Conteur reads; `storyteller_writes`
-    (default): only the Conteur writes. Subclasses set `queryset` (empty: it names the model for
-    the schema), and their serializers."""
+class ProgressionView(generics.GenericAPIView):
+    """A progression view: its schema and tag, one serializer for the request body
+    (`input_serializer_class`) and one for the answer (`output_serializer_class`), and the
+    `rows()` a list shows. Subclasses set `queryset` (empty: it names the model for the
+    schema)."""
 
     schema = ProgressionSchema()
-    parser_classes = [JSONParser]
-    filter_backends: list = []
     api_tag = "Progression"
-    storyteller_reads = False
-    storyteller_writes = True
     input_serializer_class = None
     output_serializer_class = None
+
+    def get_serializer_class(self):
+        return self.output_serializer_class
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return self.rows()
+
+    def rows(self):
+        raise NotImplementedError
+
+    def validated(self) -> dict:
+        """The request body, checked for shape by the input serializer (400 otherwise)."""
+        serializer = self.input_serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+
+class InCampaign(ProgressionView):
+    """A view inside a campaign. `storyteller_reads`: only the Conteur reads; `storyteller_writes`
+    (default): only the Conteur writes."""
+
+    parser_classes = [JSONParser]
+    filter_backends: list = []
+    storyteller_reads = False
+    storyteller_writes = True
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -103,29 +119,6 @@ class InCampaign(generics.GenericAPIView):
     def enter(self, request, kwargs) -> None:
         """Load the objects of the URL (404 outside the campaign) before any 403."""
 
-    def get_serializer_class(self):
-        return self.output_serializer_class
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return self.queryset
-        return self.rows()
-
-    def rows(self):
-        raise NotImplementedError
-
-
-def _character(campaign: Campaign, pk: int) -> Character:
-    character = (
-        Character.objects.filter(campaign=campaign, pk=pk)
-        .select_related("owner", "species")
-        .prefetch_related("skills", "abilities", "classes", "branches")
-        .first()
-    )
-    if character is None:
-        raise Http404
-    return character
-
 
 class OfCharacter(InCampaign):
     """A view of one character of the campaign. Its player and the Conteur write (and read, with
@@ -135,46 +128,30 @@ class OfCharacter(InCampaign):
     editor_reads = False
 
     def enter(self, request, kwargs) -> None:
-        self.character = _character(self.campaign, kwargs["character_id"])
-        writes = request.method not in SAFE_METHODS
-        editor = self.character.owner_id == request.user.pk or is_storyteller(self.campaign)
-        if (writes or self.editor_reads) and not editor:
-            raise PermissionDenied(
-                "Seuls le joueur du personnage et le Conteur peuvent faire cela."
+        self.character = selectors.character_get(campaign=self.campaign, pk=kwargs["character_id"])
+        if request.method not in SAFE_METHODS or self.editor_reads:
+            selectors.require_editor(
+                campaign=self.campaign, character=self.character, user=request.user
             )
 
 
 # --- the arc's experience: checklist, preview, award job ------------------------------------
 
 
-def _arc(campaign: Campaign, pk: int) -> Arc:
-    arc = Arc.objects.filter(campaign=campaign, pk=pk).first()
-    if arc is None:
-        raise Http404
-    return arc
-
-
 def _preview(checklist: dict, names: dict[int, str]) -> list[dict]:
-    awards = progression.checklist_awards(checklist)
     return [
         {
             "character": pk,
             "name": names[pk],
             "total": award.total,
-            "lines": [{"label": line.label, "points": line.points} for line in award.lines],
+            "lines": awards.award_breakdown(award),
         }
-        for pk, award in sorted(awards.items(), key=lambda item: (names.get(item[0], ""), item[0]))
+        for pk, award in sorted(
+            awards.checklist_awards(checklist).items(),
+            key=lambda item: (names.get(item[0], ""), item[0]),
+        )
         if pk in names
     ]
-
-
-def _names(campaign: Campaign) -> dict[int, str]:
-    return dict(Character.objects.filter(campaign=campaign).values_list("pk", "name"))
-
-
-def _unknown_characters(data: dict, names: dict[int, str]) -> None:
-    if any(row["character"] not in names for row in data["characters"]):
-        raise ValidationError({"characters": ["Ce personnage n'est pas dans la campagne."]})
 
 
 class ArcExperienceBase(InCampaign):
@@ -185,7 +162,11 @@ class ArcExperienceBase(InCampaign):
     output_serializer_class = s.ArcExperienceOut
 
     def enter(self, request, kwargs) -> None:
-        self.arc = _arc(self.campaign, kwargs["arc_id"])
+        self.arc = selectors.arc_get(campaign=self.campaign, pk=kwargs["arc_id"])
+
+    def checklist(self) -> dict:
+        """The request's checklist, in the services' shape."""
+        return s.checklist_to_service(self.validated())
 
     def render(self, status: int = 200) -> Response:
         arc = self.arc
@@ -193,9 +174,7 @@ class ArcExperienceBase(InCampaign):
         characters = list(Character.objects.filter(campaign=self.campaign).only("pk", "name"))
         names = {c.pk: c.name for c in characters}
         checklist = (
-            award.checklist
-            if award
-            else progression.default_checklist(arc=arc, characters=characters)
+            award.checklist if award else awards.default_checklist(arc=arc, characters=characters)
         )
         try:
             preview = _preview(checklist, names)
@@ -205,19 +184,8 @@ class ArcExperienceBase(InCampaign):
             "arc": {"id": arc.pk, "title": arc.title, "act": arc.act, "status": arc.status},
             "checklist": s.checklist_from_service(checklist),
             "preview": preview,
-            "award": None,
+            "award": award,  # AwardJobOut reads the job's own fields
         }
-        if award is not None:
-            data["award"] = {
-                "status": award.status,
-                "revision": award.revision,
-                "total": award.total,
-                "paid": award.paid,
-                "percent": award.percent,
-                "summary": award.summary,
-                "created_at": award.created_at,
-                "finished_at": award.finished_at,
-            }
         return Response(s.ArcExperienceOut(data).data, status=status)
 
 
@@ -232,10 +200,7 @@ class ArcExperience(ArcExperienceBase):
 
     @extend_schema(responses={202: s.ArcExperienceOut})
     def post(self, request: Request, campaign_id: int, arc_id: int) -> Response:
-        data = _validated(s.ChecklistIn, request)
-        progression.arc_award_confirm(
-            arc=self.arc, checklist=s.checklist_to_service(data), by=request.user
-        )
+        awards.arc_award_confirm(arc=self.arc, checklist=self.checklist(), by=request.user)
         self.arc.refresh_from_db()
         return self.render(status=202)
 
@@ -247,9 +212,10 @@ class ArcExperiencePreview(ArcExperienceBase):
     output_serializer_class = s.AwardPreviewListOut
 
     def post(self, request: Request, campaign_id: int, arc_id: int) -> Response:
-        data = _validated(s.ChecklistIn, request)
-        names = _names(self.campaign)
-        _unknown_characters(data, names)
+        data = self.validated()
+        names = dict(Character.objects.filter(campaign=self.campaign).values_list("pk", "name"))
+        if any(row["character"] not in names for row in data["characters"]):
+            raise ValidationError({"characters": ["Ce personnage n'est pas dans la campagne."]})
         preview = _preview(s.checklist_to_service(data), names)
         return Response(s.AwardPreviewListOut({"preview": preview}).data)
 
@@ -263,16 +229,14 @@ class ArcExperienceCorrect(ArcExperienceBase):
 
     @extend_schema(responses={202: s.ArcExperienceOut})
     def post(self, request: Request, campaign_id: int, arc_id: int) -> Response:
-        data = _validated(s.ChecklistIn, request)
+        checklist = self.checklist()
         award = ArcAward.objects.filter(arc=self.arc).first()
         if award is None:
             raise Conflict(
                 "L'expérience de cet arc n'a pas encore été attribuée : confirmez d'abord "
                 "la liste de fin d'arc."
             )
-        progression.arc_award_correct(
-            award=award, checklist=s.checklist_to_service(data), by=request.user
-        )
+        awards.arc_award_correct(award=award, checklist=checklist, by=request.user)
         return self.render(status=202)
 
 
@@ -351,71 +315,60 @@ class Spend(OfCharacter):
 
     @extend_schema(responses={201: s.XpEntryOut})
     def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
-        data = _validated(s.SpendIn, request)
-        entry = experience.xp_spend(character=self.character, by=request.user, **data)
+        entry = experience.xp_spend(character=self.character, by=request.user, **self.validated())
         return Response(s.XpEntryOut(entry).data, status=201)
 
 
 # --- trainings -------------------------------------------------------------------------------
 
 
-def _open_ellipse(campaign: Campaign) -> Ellipse | None:
-    return Ellipse.objects.filter(campaign=campaign, status=EllipseStatus.OPEN).first()
-
-
-class Trainings(OfCharacter, generics.ListCreateAPIView):
-    """GET: the character's trainings with their timers (members read them, as on the page).
-    POST: queue one in the open ellipse; its XP is reserved now and charged when it finishes."""
-
+class OfTrainings(OfCharacter):
     api_tag = "Entraînements"
     queryset = Training.objects.none()
-    input_serializer_class = s.TrainingIn
     output_serializer_class = s.TrainingOut
 
     def rows(self):
-        trainings = list(
-            Training.objects.filter(character=self.character).order_by("position", "pk")
+        return selectors.trainings_with_timers(
+            character=self.character, today=self.campaign.in_game_day
         )
-        experience.set_expected_days(trainings, self.campaign.in_game_day)
-        return trainings
+
+    def render(self, training: Training, status: int = 200) -> Response:
+        """The training with its timer (computed over the character's whole queue)."""
+        with_timer = {t.pk: t for t in self.rows()}[training.pk]
+        return Response(s.TrainingOut(with_timer).data, status=status)
+
+
+class Trainings(OfTrainings, generics.ListCreateAPIView):
+    """GET: the character's trainings with their timers (members read them, as on the page).
+    POST: queue one in the open ellipse; its XP is reserved now and charged when it finishes."""
+
+    input_serializer_class = s.TrainingIn
 
     def create(self, request: Request, *args, **kwargs) -> Response:
-        data = _validated(s.TrainingIn, request)
-        ellipse = _open_ellipse(self.campaign)
+        data = self.validated()
+        ellipse = selectors.ellipse_current(campaign=self.campaign)
         if ellipse is None:
             raise ValidationError("Il n'y a pas d'ellipse en cours pour s'entraîner.")
-        training = experience.training_queue(
+        training = trainings.training_queue(
             character=self.character, ellipse=ellipse, by=request.user, **data
         )
-        rows = {t.pk: t for t in self.rows()}
-        return Response(s.TrainingOut(rows[training.pk]).data, status=201)
+        return self.render(training, status=201)
 
 
-class OfTraining(OfCharacter):
-    api_tag = "Entraînements"
-    queryset = Training.objects.none()
-    output_serializer_class = s.TrainingOut
-
+class OfTraining(OfTrainings):
     def enter(self, request, kwargs) -> None:
         super().enter(request, kwargs)
-        self.training = Training.objects.filter(
-            character=self.character, pk=kwargs["training_id"]
-        ).first()
-        if self.training is None:
-            raise Http404
-
-    def render(self) -> Response:
-        """The training with its timer (computed over the character's whole queue)."""
-        trainings = {t.pk: t for t in Trainings.rows(self)}
-        return Response(s.TrainingOut(trainings[self.training.pk]).data)
+        self.training = selectors.training_get(
+            campaign=self.campaign, pk=kwargs["training_id"], character=self.character
+        )
 
 
 class TrainingCancel(OfTraining):
     """Cancel a queued or running training: its reserved XP is free again. Twice is harmless."""
 
     def post(self, request: Request, campaign_id: int, character_id: int, training_id: int):
-        experience.training_cancel(training=self.training)
-        return self.render()
+        trainings.training_cancel(training=self.training)
+        return self.render(self.training)
 
 
 class TrainingTrainer(OfTraining):
@@ -425,9 +378,9 @@ class TrainingTrainer(OfTraining):
     input_serializer_class = s.TrainerConfirmIn
 
     def post(self, request: Request, campaign_id: int, character_id: int, training_id: int):
-        data = _validated(s.TrainerConfirmIn, request)
-        experience.training_confirm_trainer(training=self.training, confirmed=data["confirmed"])
-        return self.render()
+        confirmed = self.validated()["confirmed"]
+        trainings.training_confirm_trainer(training=self.training, confirmed=confirmed)
+        return self.render(self.training)
 
 
 # --- ellipses and advances ---------------------------------------------------------------------
@@ -446,8 +399,7 @@ class EllipseList(InCampaign, generics.ListCreateAPIView):
         return Ellipse.objects.filter(campaign=self.campaign).order_by("-created_at", "-pk")
 
     def create(self, request: Request, *args, **kwargs) -> Response:
-        data = _validated(s.EllipseIn, request)
-        ellipse = progression.ellipse_open(campaign=self.campaign, **data)
+        ellipse = ellipses.ellipse_open(campaign=self.campaign, **self.validated())
         return Response(s.EllipseOut(ellipse).data, status=201)
 
 
@@ -456,11 +408,7 @@ class OfEllipse(InCampaign):
     queryset = Ellipse.objects.none()
 
     def enter(self, request, kwargs) -> None:
-        self.ellipse = Ellipse.objects.filter(
-            campaign=self.campaign, pk=kwargs["ellipse_id"]
-        ).first()
-        if self.ellipse is None:
-            raise Http404
+        self.ellipse = selectors.ellipse_get(campaign=self.campaign, pk=kwargs["ellipse_id"])
 
 
 class EllipseDetail(OfEllipse):
@@ -471,20 +419,17 @@ class EllipseDetail(OfEllipse):
 
     def get(self, request: Request, campaign_id: int, ellipse_id: int) -> Response:
         ellipse = self.ellipse
-        trainings = list(
+        in_ellipse = list(
             Training.objects.filter(ellipse=ellipse)
             .select_related("character")
             .order_by("character__name", "character_id", "position", "pk")
         )
-        experience.set_expected_days(trainings, self.campaign.in_game_day)
+        trainings.set_expected_days(in_ellipse, self.campaign.in_game_day)
         data = {
             **s.EllipseOut(ellipse).data,
             "in_game_day": self.campaign.in_game_day,
-            "allowed_actions": [
-                reference.ELLIPSE_ACTION_LABELS[action]
-                for action in rules_ellipse.allowed_actions(ellipse.kind)
-            ],
-            "trainings": s.EllipseTrainingOut(trainings, many=True).data,
+            "allowed_actions": ellipses.ellipse_allowed_actions(ellipse.kind),
+            "trainings": s.EllipseTrainingOut(in_ellipse, many=True).data,
             "advances": s.AdvanceOut(ellipse.advances.all()[:10], many=True).data,
         }
         return Response(data)
@@ -500,9 +445,9 @@ class EllipseAdvance(OfEllipse):
 
     @extend_schema(responses={202: s.AdvanceOut})
     def post(self, request: Request, campaign_id: int, ellipse_id: int) -> Response:
-        data = _validated(self.input_serializer_class, request)
-        key = data.get("key") or experience.new_key()
-        advance = progression.advance_request(
+        data = self.validated()
+        key = data.get("key") or new_key()
+        advance = ellipses.advance_request(
             ellipse=self.ellipse,
             # Advance keys are unique across campaigns: scope the client's key to this ellipse.
             key=f"api:{self.ellipse.pk}:{key}",
@@ -533,8 +478,8 @@ class EllipseXpTrainer(OfEllipse):
     output_serializer_class = s.EllipseOut
 
     def post(self, request: Request, campaign_id: int, ellipse_id: int) -> Response:
-        data = _validated(s.XpTrainerIn, request)
-        ellipse = progression.ellipse_set_xp_trainer(
+        data = self.validated()
+        ellipse = ellipses.ellipse_set_xp_trainer(
             ellipse=self.ellipse, character_id=data["character"], trainer=data["trainer"]
         )
         return Response(s.EllipseOut(ellipse).data)
@@ -553,35 +498,29 @@ class NotificationFilter(django_filters.FilterSet):
         fields = ["unread"]
 
 
-class NotificationList(generics.ListAPIView):
+class NotificationList(ProgressionView, generics.ListAPIView):
     """Your notifications, latest first (`?unread=true`: only the unread ones)."""
 
-    schema = ProgressionSchema()
     api_tag = "Notifications"
     queryset = Notification.objects.none()
-    serializer_class = s.NotificationOut
     output_serializer_class = s.NotificationOut
     filterset_class = NotificationFilter
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return self.queryset
+    def rows(self):
         return Notification.objects.filter(user=self.request.user).order_by("-created_at", "-pk")
 
 
-class NotificationRead(generics.GenericAPIView):
+class NotificationRead(ProgressionView):
     """Mark one of your notifications read (`notification`), or all of them."""
 
-    schema = ProgressionSchema()
     parser_classes = [JSONParser]
     api_tag = "Notifications"
     queryset = Notification.objects.none()
-    serializer_class = s.NotificationReadOut
     input_serializer_class = s.NotificationReadIn
     output_serializer_class = s.NotificationReadOut
 
     def post(self, request: Request) -> Response:
-        data = _validated(s.NotificationReadIn, request)
-        marked = progression.notifications_mark_read(user=request.user, pk=data.get("notification"))
-        unread = progression.unread_count(user=request.user)
+        pk = self.validated().get("notification")
+        marked = notifications.notifications_mark_read(user=request.user, pk=pk)
+        unread = notifications.unread_count(user=request.user)
         return Response(s.NotificationReadOut({"marked": marked, "unread": unread}).data)

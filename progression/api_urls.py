@@ -1,4 +1,4 @@
-"""Routes of the progression API, under /api/ (see campaigns/progression_api.py)."""
+"""Routes of the progression API, under /api/ (see progression/api.py)."""
 
 from django.urls import path
 

@@ -1,9 +1,11 @@
-"""Experience (§10–§11): the XP ledger, spending XP now, queueing and cancelling trainings, and
-applying a finished improvement to the sheet.
+"""Experience (§10): the XP ledger and its balances, the act record that says what may be bought,
+the improvements on offer with their costs, and spending XP now.
 
 The ledger (`XpEntry`) is append-only; a character's balance is the sum of its entries. XP held by
 queued or running trainings is reserved: what a character may spend is balance − reserved.
 Every rule (costs, once per act, opposition, durations, ellipse kinds) is the rules engine's.
+Trainings (spending over an ellipse) are `progression.trainings`; applying an improvement to the
+sheet is `progression.improvements`.
 """
 
 from __future__ import annotations
@@ -12,51 +14,26 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q, Sum
+from django.db.models import Sum
 
-from campaigns.models import Ability, Arc, Branch, CharacterClass
-from characters import sheet
-from characters.models import (
-    CHARACTERISTIC_DB_MAX,
-    ChangeAction,
-    Character,
-    CharacterChange,
-    CharacterSkill,
-    SkillKind,
-)
+from campaigns.models import Ability, Arc
+from characters.models import Character, SkillKind
+from progression.improvements import apply_improvement, save_applied
 from progression.models import (
     ArcAward,
-    Ellipse,
     JobStatus,
     Training,
     TrainingStatus,
     XpEntry,
     XpEntryKind,
 )
-from rules import ellipse as rules_ellipse
+from progression.services import refusal
 from rules import experience as rules_xp
 from rules import reference
-from rules.errors import RuleError
 
 ACTIVE = (TrainingStatus.QUEUED, TrainingStatus.RUNNING)
-# Kinds the rules engine finishes at the end of an ellipse; a class and a branch do the same
-# (the engine has no duration for them: they are learnt, not trained — §10).
-END_OF_ELLIPSE_AS = {"class": "ability", "branch": "ability"}
-FREE_KINDS = frozenset({"class", "branch"})
 SPENDING_NOW = ("hope", "on_receipt")
-
-
-def _error(reasons: list[str] | str, field: str = "__all__") -> ValidationError:
-    return ValidationError({field: reasons if isinstance(reasons, list) else [reasons]})
-
-
-def _rule_error(error: RuleError) -> ValidationError:
-    messages: dict[str, list[str]] = {}
-    for violation in error.violations:
-        messages.setdefault(violation.field or "__all__", []).append(violation.message)
-    return ValidationError(messages)
 
 
 # --- reads: balances and the act record -----------------------------------------------------
@@ -141,19 +118,7 @@ def spending_context(*, character: Character) -> Context:
     used in the last closed arc (roll log + the Conteur's ticks), oppositions, and its XP."""
     arc = current_arc(campaign_id=character.campaign_id)
     act = arc.act if arc else None
-    improved: set[tuple[str, str]] = set()
-    if act is not None:
-        for value in XpEntry.objects.filter(
-            character=character, act=act, kind=XpEntryKind.SPEND
-        ).values_list("improvement", flat=True):
-            kind, _sep, target = value.partition(":")
-            improved.add((kind, target))
-        for kind, target in (
-            Training.objects.filter(character=character, act=act)
-            .exclude(status=TrainingStatus.CANCELLED)
-            .values_list("kind", "target")
-        ):
-            improved.add((kind, target))
+    improved = _improved_in_act(character, act)
     awarded = (
         ArcAward.objects.filter(arc__campaign_id=character.campaign_id, arc__status="closed")
         .select_related("arc")
@@ -165,17 +130,6 @@ def spending_context(*, character: Character) -> Context:
     if awarded is not None:
         ticks = awarded.checklist.get("characters", {}).get(str(character.pk), {})
         used = _rolled_in_arc(arc=awarded.arc, character_id=character.pk)
-    used = used | frozenset(ticks.get("used", []))
-    level = ticks.get("opposition_level")
-    opposition = {target: int(level) for target in _all_targets()} if level is not None else {}
-    record = rules_xp.ActRecord(
-        improved_this_act=frozenset(improved),
-        used_in_arc=used,
-        opposition_levels=opposition,
-        faced_more_combative_enemy=bool(ticks.get("more_combative_enemy")),
-        nearly_died=bool(ticks.get("nearly_died")),
-        means_for=frozenset(ticks.get("means", [])),
-    )
     # "Right when it is received" (§10): while the last arc is closed and paid, before the next.
     just_received = (
         awarded is not None
@@ -184,7 +138,7 @@ def spending_context(*, character: Character) -> Context:
         and awarded.status == JobStatus.DONE
     )
     return Context(
-        record,
+        _act_record(improved, used, ticks),
         act,
         awarded.arc if awarded else None,
         xp_available(character=character),
@@ -192,11 +146,46 @@ def spending_context(*, character: Character) -> Context:
     )
 
 
+def _improved_in_act(character: Character, act: int | None) -> frozenset[tuple[str, str]]:
+    """(kind, target) of what the character bought or is training in this act."""
+    if act is None:
+        return frozenset()
+    improved: set[tuple[str, str]] = set()
+    for value in XpEntry.objects.filter(
+        character=character, act=act, kind=XpEntryKind.SPEND
+    ).values_list("improvement", flat=True):
+        kind, _sep, target = value.partition(":")
+        improved.add((kind, target))
+    for kind, target in (
+        Training.objects.filter(character=character, act=act)
+        .exclude(status=TrainingStatus.CANCELLED)
+        .values_list("kind", "target")
+    ):
+        improved.add((kind, target))
+    return frozenset(improved)
+
+
+def _act_record(
+    improved: frozenset[tuple[str, str]], used: frozenset[str], ticks: dict[str, Any]
+) -> rules_xp.ActRecord:
+    """The rules engine's act record from what was improved, rolled and ticked at the arc's end."""
+    level = ticks.get("opposition_level")
+    opposition = {target: int(level) for target in _all_targets()} if level is not None else {}
+    return rules_xp.ActRecord(
+        improved_this_act=improved,
+        used_in_arc=used | frozenset(ticks.get("used", [])),
+        opposition_levels=opposition,
+        faced_more_combative_enemy=bool(ticks.get("more_combative_enemy")),
+        nearly_died=bool(ticks.get("nearly_died")),
+        means_for=frozenset(ticks.get("means", [])),
+    )
+
+
 def _all_targets() -> list[str]:
     return [*reference.CHARACTERISTICS, *reference.SKILLS_BY_KEY]
 
 
-# --- improvements: what may be bought, and applying one --------------------------------------
+# --- improvements: what may be bought ---------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -222,36 +211,37 @@ def improvement_of(
     already loaded by the caller (`ability`) is used as is rather than looked up again."""
     if kind == "characteristic":
         if target not in reference.CHARACTERISTICS:
-            raise _error("Cette caractéristique n'existe pas.", "target")
+            raise refusal("Cette caractéristique n'existe pas.", "target")
         return rules_xp.Improvement(kind, target), f"{reference.LABELS[target]} +1"
     if kind in ("skill", "specialty"):
         skill = reference.SKILLS_BY_KEY.get(target)
         if skill is None:
-            raise _error("Cette compétence n'existe pas.", "target")
+            raise refusal("Cette compétence n'existe pas.", "target")
         level = _skill_level(character, target)
         label = f"{skill.label} {level + 1}" if kind == "skill" else f"Spécialité de {skill.label}"
         return rules_xp.Improvement(kind, target, level=level), label
     if kind == "forgotten_domain":
         if not target or target in reference.SKILLS_BY_KEY:
-            raise _error("Nommez le domaine oublié.", "target")
+            raise refusal("Nommez le domaine oublié.", "target")
         level = _skill_level(character, target)
         return rules_xp.Improvement(kind, target, level=level), f"{target} {level + 1}"
     if kind == "combativeness":
         return rules_xp.Improvement(kind), f"Combativité {character.combativeness + 1}"
     if kind == "ability":
-        ability = ability or _compendium(Ability, character, target)
+        ability = ability or compendium_entry(Ability, character, target)
         return rules_xp.Improvement(kind, target, tier=ability.tier), f"Aptitude {ability.name}"
-    raise _error("Ce type d'amélioration n'existe pas.", "kind")
+    raise refusal("Ce type d'amélioration n'existe pas.", "kind")
 
 
-def _compendium(model, character: Character, target: str):
+def compendium_entry(model, character: Character, target: str):
+    """The entry `target` (an id) of the character's campaign compendium; refused otherwise."""
     entry = (
         model.objects.filter(campaign_id=character.campaign_id, pk=target).first()
         if str(target).isdigit()
         else None
     )
     if entry is None:
-        raise _error("Cette entrée n'existe pas dans le compendium de la campagne.", "target")
+        raise refusal("Cette entrée n'existe pas dans le compendium de la campagne.", "target")
     return entry
 
 
@@ -286,102 +276,8 @@ def spending_options(*, character: Character, context: Context | None = None) ->
     return options
 
 
-@dataclass
-class Applied:
-    """What applying an improvement changed: history rows and the columns to save."""
-
-    changes: dict[str, tuple[Any, Any]]
-    columns: list[str]
-    skill_rows: list[CharacterSkill]
-    m2m: list[tuple[str, int]]  # (relation, entry id) to add
-
-
-def apply_improvement(
-    character: Character,
-    *,
-    kind: str,
-    target: str,
-    detail: str = "",
-    skills: dict[str, CharacterSkill] | None = None,
-) -> Applied:
-    """Change the in-memory sheet for a finished improvement (nothing is saved here); raise
-    ValidationError if it would leave the sheet impossible. `skills` are the character's rows."""
-    skills = {s.key: s for s in character.skills.all()} if skills is None else skills
-    applied = Applied({}, [], [], [])
-    if kind == "characteristic":
-        old = getattr(character, target)
-        if old + 1 > CHARACTERISTIC_DB_MAX:
-            raise _error("Cette caractéristique est déjà au plus haut.")
-        setattr(character, target, old + 1)
-        applied.changes[target] = (old, old + 1)
-        applied.columns.append(target)
-    elif kind == "combativeness":
-        old = character.combativeness
-        if old + 1 > reference.COMBATIVENESS_MAX:
-            raise _error("La Combativité est déjà au plus haut.")
-        character.combativeness = old + 1
-        applied.changes["combativeness"] = (old, old + 1)
-        applied.columns.append("combativeness")
-    elif kind in ("skill", "forgotten_domain", "specialty"):
-        row = skills.get(target)
-        skill_kind = SkillKind.SKILL if kind != "forgotten_domain" else SkillKind.FORGOTTEN_DOMAIN
-        if row is None:
-            row = CharacterSkill(character=character, key=target, kind=skill_kind, level=0)
-            skills[target] = row
-        old = {"level": row.level, "expertises": list(row.expertises)}
-        if kind == "specialty":
-            name = (detail or "").strip()[:120]
-            if not name:
-                raise _error("Nommez la spécialité.", "detail")
-            if name in row.expertises:
-                raise _error("Le personnage a déjà cette spécialité.", "detail")
-            row.expertises = [*row.expertises, name]
-        else:
-            if row.level + 1 > reference.SKILL_MAX:
-                raise _error("Cette compétence est déjà au plus haut.")
-            row.level += 1
-        applied.changes[f"skills.{target}"] = (
-            old,
-            {"level": row.level, "expertises": list(row.expertises)},
-        )
-        applied.skill_rows.append(row)
-    elif kind in ("ability", "class", "branch"):
-        relation = {"ability": "abilities", "class": "classes", "branch": "branches"}[kind]
-        applied.changes[relation] = (None, {"id": int(target), "name": detail})
-        applied.m2m.append((relation, int(target)))
-    else:
-        raise _error("Ce type d'amélioration n'existe pas.", "kind")
-    try:
-        sheet.validate(character)
-    except RuleError as error:
-        raise _rule_error(error) from error
-    return applied
-
-
-def save_applied(character: Character, applied: Applied, *, by) -> None:
-    """Write one character's applied improvement: columns, skill row, relation, version, history."""
-    for row in applied.skill_rows:
-        row.save()
-    for relation, pk in applied.m2m:
-        getattr(character, relation).add(pk)
-    character.version += 1
-    character.updated_by = by
-    character.save(update_fields=[*applied.columns, "version", "updated_by", "updated_at"])
-    CharacterChange.objects.bulk_create(
-        CharacterChange(
-            character=character,
-            version=character.version,
-            field=field,
-            old_value=old,
-            new_value=new,
-            action=ChangeAction.EDIT,
-            by=by,
-        )
-        for field, (old, new) in applied.changes.items()
-    )
-
-
-def _lock(character: Character | int) -> Character:
+def lock_character(character: Character | int) -> Character:
+    """The character's row, locked for a spend or a training, with what spending reads."""
     pk = character if isinstance(character, int) else character.pk
     return (
         Character.objects.select_for_update(of=("self",))
@@ -408,16 +304,16 @@ def xp_spend(
     """Spend XP right away (§10: with a hope point, or right when it is received) and apply the
     improvement. `key` is the form's idempotency key: the same spend twice is paid once.
     Raises ValidationError with the rules engine's French reasons and changes nothing."""
-    locked = _lock(character)
+    locked = lock_character(character)
     source_key = f"spend:{key}"
     existing = XpEntry.objects.filter(character=locked, source_key=source_key).first()
     if existing is not None:
         return existing
     if mode not in SPENDING_NOW:
-        raise _error("Dépensez avec un point d'espoir ou à la réception.", "mode")
+        raise refusal("Dépensez avec un point d'espoir ou à la réception.", "mode")
     context = spending_context(character=locked)
     improvement, label = improvement_of(character=locked, kind=kind, target=target)
-    allowed, reasons = rules_xp.can_spend(improvement, context.record, context.available)
+    _allowed, reasons = rules_xp.can_spend(improvement, context.record, context.available)
     if mode == "hope" and locked.personal_hope < 1:
         reasons.append("Il faut un point d'espoir personnel pour dépenser ainsi.")
     if mode == "on_receipt" and not context.just_received:
@@ -425,8 +321,7 @@ def xp_spend(
             "L'expérience se dépense à la réception seulement juste après la fin d'un arc."
         )
     if reasons:
-        raise _error(reasons)
-    cost = rules_xp.xp_cost(improvement)
+        raise refusal(reasons)
     applied = apply_improvement(locked, kind=kind, target=target, detail=detail)
     if mode == "hope":
         applied.changes["personal_hope"] = (locked.personal_hope, locked.personal_hope - 1)
@@ -439,171 +334,10 @@ def xp_spend(
                 character=locked,
                 source_key=source_key,
                 kind=XpEntryKind.SPEND,
-                amount=-cost,
+                amount=-rules_xp.xp_cost(improvement),
                 label=label + (" (point d'espoir)" if mode == "hope" else " (à la réception)"),
                 act=context.act,
                 improvement=f"{kind}:{target}",
             )
     except IntegrityError as error:  # the same key, in a race the row lock should prevent
-        raise _error("Cette dépense a déjà été faite.") from error
-
-
-# --- trainings -------------------------------------------------------------------------------
-
-
-def effective_trainer(training: Training) -> str:
-    """A trainer counts once the Conteur confirms it; until then the player trains alone."""
-    return training.trainer if training.trainer_confirmed else "alone"
-
-
-def days_needed(kind: str, trainer: str) -> int | None:
-    return rules_ellipse.training_days(END_OF_ELLIPSE_AS.get(kind, kind), trainer)
-
-
-def _learning_action(character: Character, kind: str, target: str) -> str | None:
-    """The §10 learning a class, branch or ability is (None: a plain XP training)."""
-    if kind == "class":
-        return "gain_class"
-    if kind == "branch":
-        return "learn_branch"
-    if kind == "ability":
-        ability = _compendium(Ability, character, target)
-        owned = {c.pk for c in character.classes.all()}
-        if ability.character_class_id is not None and ability.character_class_id not in owned:
-            return "learn_other_class_ability"
-    return None
-
-
-@transaction.atomic
-def training_queue(
-    *,
-    character: Character | int,
-    ellipse: Ellipse,
-    kind: str,
-    target: str = "",
-    detail: str = "",
-    trainer: str = "alone",
-    by,
-) -> Training:
-    """Queue a training in an open ellipse: its XP is reserved now, charged when it finishes.
-    A class, a branch or another class's ability needs the right ellipse kind (and a trainer)."""
-    locked = _lock(character)
-    ellipse = Ellipse.objects.select_for_update().get(pk=ellipse.pk)
-    if not ellipse.is_open or ellipse.campaign_id != locked.campaign_id:
-        raise _error("Il n'y a pas d'ellipse en cours pour s'entraîner.")
-    if trainer not in reference.TRAINER_KINDS:
-        raise _error("L'entraîneur est absent, simple ou pédagogue.", "trainer")
-    reasons: list[str] = []
-    action = _learning_action(locked, kind, target)
-    if action is not None:
-        _allowed, why = rules_ellipse.can_learn(action, ellipse.kind, trainer != "alone")
-        reasons += why
-    else:
-        _allowed, why = rules_ellipse.can_learn("train_xp", ellipse.kind, True)
-        reasons += why
-    context = spending_context(character=locked)
-    cost = 0
-    if kind == "class":
-        entry = _compendium(CharacterClass, locked, target)
-        if entry.pk in {c.pk for c in locked.classes.all()}:
-            reasons.append("Le personnage a déjà cette classe.")
-        label, detail = f"Classe {entry.name}", entry.name
-    elif kind == "branch":
-        entry = _compendium(Branch, locked, target)
-        if entry.character_class_id not in {c.pk for c in locked.classes.all()}:
-            reasons.append("Une branche s'apprend seulement pour une classe possédée.")
-        label, detail = f"Branche {entry.name}", entry.name
-    else:
-        improvement, label = improvement_of(character=locked, kind=kind, target=target)
-        if kind == "ability":
-            detail = _compendium(Ability, locked, target).name
-        _allowed, why = rules_xp.can_spend(improvement, context.record, context.available)
-        reasons += why
-        cost = rules_xp.xp_cost(improvement)
-        if kind == "specialty" and not detail.strip():
-            reasons.append("Nommez la spécialité.")
-    if reasons:
-        raise _error(reasons)
-    active = Training.objects.filter(character=locked, status__in=ACTIVE)
-    last = active.aggregate(last=Max("position"))["last"]
-    return Training.objects.create(
-        character=locked,
-        ellipse=ellipse,
-        kind=kind,
-        target=str(target),
-        detail=detail.strip(),
-        label=label,
-        trainer=trainer,
-        trainer_confirmed=trainer == "alone",
-        days_needed=days_needed(kind, "alone"),
-        position=(last or 0) + 1,
-        xp_reserved=cost,
-        act=context.act,
-        status=TrainingStatus.QUEUED if last is not None else TrainingStatus.RUNNING,
-    )
-
-
-def _promote_next(character_id: int) -> None:
-    """The first active training of a character is the one that runs."""
-    first = (
-        Training.objects.filter(character_id=character_id, status__in=ACTIVE)
-        .order_by("position", "pk")
-        .first()
-    )
-    if first is not None and first.status != TrainingStatus.RUNNING:
-        Training.objects.filter(pk=first.pk).update(status=TrainingStatus.RUNNING)
-
-
-@transaction.atomic
-def training_cancel(*, training: Training) -> Training:
-    """Cancel a queued or running training: its reserved XP is free again (nothing was charged).
-    Cancelling twice changes nothing."""
-    _lock(training.character_id)
-    updated = Training.objects.filter(pk=training.pk, status__in=ACTIVE).update(
-        status=TrainingStatus.CANCELLED
-    )
-    if updated:
-        _promote_next(training.character_id)
-    training.refresh_from_db()
-    return training
-
-
-@transaction.atomic
-def training_confirm_trainer(*, training: Training, confirmed: bool = True) -> Training:
-    """The Conteur confirms (or not) the trainer a player chose: the timer's length follows."""
-    locked = Training.objects.select_for_update().get(pk=training.pk)
-    if not locked.is_active:
-        raise _error("Cet entraînement est terminé ou annulé.")
-    locked.trainer_confirmed = confirmed or locked.trainer == "alone"
-    locked.days_needed = days_needed(locked.kind, effective_trainer(locked))
-    if locked.days_needed is not None:
-        locked.days_done = min(locked.days_done, locked.days_needed)
-    locked.save(update_fields=["trainer_confirmed", "days_needed", "days_done"])
-    return locked
-
-
-def trainings_for(*, character: Character) -> list[Training]:
-    return list(
-        Training.objects.filter(character=character)
-        .filter(Q(status__in=ACTIVE) | Q(finished_at__isnull=False))
-        .order_by("status", "position", "pk")
-    )
-
-
-def new_key() -> str:
-    return uuid.uuid4().hex
-
-
-def set_expected_days(trainings: list[Training], today: int) -> None:
-    """Set `expected_day` on active trainings: queued ones run after the one before (§11)."""
-    day_by_character: dict[int, int] = {}
-    for training in trainings:
-        if not training.is_active:
-            continue
-        start = day_by_character.get(training.character_id, today)
-        if training.days_needed is None:
-            training.expected_day = None
-            continue
-        end = start + training.days_needed - training.days_done
-        training.expected_day = end
-        day_by_character[training.character_id] = end
+        raise refusal("Cette dépense a déjà été faite.") from error

@@ -3,28 +3,28 @@ their work, so a retry (acks_late, a worker lost) or a duplicate run changes not
 
 from celery import shared_task
 
-from progression import services as progression
+from progression import advances, awards, ellipses, services
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def arc_award_pay(award_id: int, revision: int) -> None:
     """Pay an arc's experience awards (one ledger entry per character and revision)."""
-    progression.arc_award_pay(award_id=award_id, revision=revision)
+    awards.arc_award_pay(award_id=award_id, revision=revision)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def advance_run(advance_id: int) -> None:
     """Move an ellipse's timers by one recorded advance, exactly once."""
-    progression.advance_run(advance_id=advance_id)
+    advances.advance_run(advance_id=advance_id)
 
 
 @shared_task(acks_late=True)
 def ellipse_deadlines_sweep() -> None:
     """Beat: end the open ellipses whose real-world deadline has passed."""
-    progression.ellipse_deadlines_sweep()
+    ellipses.ellipse_deadlines_sweep()
 
 
 @shared_task(acks_late=True)
 def jobs_requeue() -> None:
     """Beat: send again the jobs left pending (their broker was down when they were recorded)."""
-    progression.jobs_requeue()
+    services.jobs_requeue()

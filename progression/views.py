@@ -9,7 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
@@ -21,9 +21,22 @@ from django.views.decorators.vary import vary_on_headers
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member, campaign_get_for_storyteller, is_storyteller
 from characters.models import Character
+from characters.selectors import can_edit
 from common.htmx import HtmxHttpRequest
-from progression import experience
-from progression import services as progression
+from progression import experience, notifications, trainings
+from progression.awards import (
+    arc_award_confirm,
+    arc_award_correct,
+    checklist_awards,
+    default_checklist,
+)
+from progression.ellipses import (
+    advance_request,
+    ellipse_allowed_actions,
+    ellipse_open,
+    ellipse_set_xp_trainer,
+)
+from progression.forms import checklist_as_typed, checklist_from_post
 from progression.models import (
     ArcAward,
     Ellipse,
@@ -33,35 +46,22 @@ from progression.models import (
     Training,
     TrainingKind,
 )
+from progression.selectors import (
+    arc_get,
+    character_get,
+    ellipse_current,
+    ellipse_get,
+    require_editor,
+    training_get,
+    trainings_with_timers,
+)
+from progression.services import new_key, queue_message
 from rules import reference
 
-
-def _messages(error: ValidationError) -> list[str]:
-    return list(error.messages)
-
-
-def _arc(campaign, arc_pk: int) -> Arc:
-    arc = Arc.objects.filter(campaign=campaign, pk=arc_pk).first()
-    if arc is None:
-        raise Http404("Arc introuvable.")
-    return arc
-
-
-def _character(campaign, character_pk: int) -> Character:
-    character = (
-        Character.objects.filter(campaign=campaign, pk=character_pk)
-        .select_related("owner", "species")
-        .prefetch_related("skills", "abilities", "classes", "branches")
-        .first()
-    )
-    if character is None:
-        raise Http404("Personnage introuvable.")
-    return character
-
-
-def _require_editor(campaign, character: Character, user) -> None:
-    if character.owner_id != user.pk and not is_storyteller(campaign):
-        raise PermissionDenied("Seuls le joueur du personnage et le Conteur peuvent faire cela.")
+THEORETICAL = [s for s in reference.SKILLS if not s.rolled]
+USABLE = [(c, reference.LABELS[c]) for c in reference.CHARACTERISTICS] + [
+    (s.key, s.label) for s in reference.SKILLS if s.rolled
+]
 
 
 # --- the campaign's progression overview ------------------------------------------------------
@@ -78,74 +78,17 @@ def progression_overview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     arcs = list(
         Arc.objects.filter(campaign=campaign).select_related("award").order_by("-created_at", "-pk")
     )
-    ellipse = Ellipse.objects.filter(campaign=campaign, status=EllipseStatus.OPEN).first()
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
         "characters": characters,
         "arcs": arcs,
-        "ellipse": ellipse,
+        "ellipse": ellipse_current(campaign=campaign),
     }
     return render(request, "progression/overview.html", context)
 
 
 # --- closing an arc: the checklist, its preview and the award job ------------------------------
-
-
-CHECKLIST_ITEMS = {
-    "balance": reference.BALANCE_ITEMS,
-    "ingenuity": reference.INGENUITY_ITEMS,
-    "ending_items": reference.ENDING_ITEMS,
-}
-THEORETICAL = [s for s in reference.SKILLS if not s.rolled]
-USABLE = [(c, reference.LABELS[c]) for c in reference.CHARACTERISTICS] + [
-    (s.key, s.label) for s in reference.SKILLS if s.rolled
-]
-
-
-def checklist_from_post(post, characters: list[Character]) -> dict[str, Any]:
-    """Read the checklist form (a shape check only: the rules engine judges the values)."""
-    errors: dict[str, list[str]] = {}
-
-    def number(name: str, default: int | None = 0) -> int | None:
-        raw = (post.get(name) or "").strip()
-        if raw == "":
-            return default
-        try:
-            value = int(raw)
-        except ValueError:
-            errors.setdefault(name, []).append(_("Entrez un nombre entier."))
-            return default
-        if value < 0 or value > 1000:
-            errors.setdefault(name, []).append(_("Entrez un nombre entre 0 et 1000."))
-            return default
-        return value
-
-    group = {
-        "danger": number("danger", 0),
-        "balance": post.getlist("balance"),
-        "ingenuity": post.getlist("ingenuity"),
-        "ending": post.get("ending") or "none",
-        "ending_items": post.getlist("ending_items"),
-        "length": post.get("length") or "hours",
-    }
-    per_character: dict[str, dict[str, Any]] = {}
-    for character in characters:
-        pk = character.pk
-        if not post.get(f"present_{pk}"):
-            continue
-        per_character[str(pk)] = {
-            "bounty": post.getlist(f"bounty_{pk}"),
-            "optional_objectives": number(f"objectives_{pk}", 0),
-            "used": post.getlist(f"used_{pk}"),
-            "opposition_level": number(f"opposition_{pk}", None),
-            "more_combative_enemy": bool(post.get(f"combative_{pk}")),
-            "nearly_died": bool(post.get(f"nearly_died_{pk}")),
-            "means": post.getlist(f"means_{pk}"),
-        }
-    if errors:
-        raise ValidationError(errors)
-    return {"group": group, "characters": per_character}
 
 
 def _checklist_context(campaign, arc: Arc, checklist: dict[str, Any], characters) -> dict:
@@ -181,7 +124,7 @@ def arc_experience(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpRespon
     """GET: the checklist (or the award's progress and summary); POST "preview": every
     character's award from the rules engine; POST "confirm": close and pay in the background."""
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    arc = _arc(campaign, arc_pk)
+    arc = arc_get(campaign=campaign, pk=arc_pk)
     award = ArcAward.objects.filter(arc=arc).first()
     characters = list(Character.objects.filter(campaign=campaign).select_related("owner"))
     errors: list[str] = []
@@ -189,22 +132,11 @@ def arc_experience(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpRespon
     if request.method == "POST":
         try:
             checklist = checklist_from_post(request.POST, characters)
-            awards = progression.checklist_awards(checklist)
+            awards = checklist_awards(checklist)
             if not awards:
                 raise ValidationError(_("Cochez au moins un personnage présent."))
             if request.POST.get("action") == "confirm":
-                if award is None:
-                    award = progression.arc_award_confirm(
-                        arc=arc, checklist=checklist, by=request.user
-                    )
-                    messages.success(request, _("Arc clos : l'expérience est en cours de calcul."))
-                else:
-                    award = progression.arc_award_correct(
-                        award=award, checklist=checklist, by=request.user
-                    )
-                    messages.success(
-                        request, _("Correction enregistrée : les écritures correctives suivent.")
-                    )
+                _confirm_or_correct(request, arc, award, checklist)
                 return redirect("progression:arc_experience", pk=campaign.pk, arc_pk=arc.pk)
             names = {c.pk: c.name for c in characters}
             preview = [
@@ -212,45 +144,24 @@ def arc_experience(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpRespon
                 for character_pk, result in sorted(awards.items(), key=lambda i: names[i[0]])
             ]
         except ValidationError as error:
-            errors = _messages(error)
-            checklist = _loose_checklist(request.POST, characters)
+            errors = list(error.messages)
+            checklist = checklist_as_typed(request.POST, characters)
     else:
-        checklist = (
-            award.checklist
-            if award
-            else progression.default_checklist(arc=arc, characters=characters)
-        )
+        checklist = award.checklist if award else default_checklist(arc=arc, characters=characters)
     context = _checklist_context(campaign, arc, checklist, characters)
     context.update({"award": award, "preview": preview, "errors": errors})
-    context["queue_message"] = progression.queue_message(award)
+    context["queue_message"] = queue_message(award)
     return render(request, "progression/arc_experience.html", context)
 
 
-def _loose_checklist(post, characters) -> dict[str, Any]:
-    """The form as typed, to re-show it after an error."""
-    return {
-        "group": {
-            "danger": post.get("danger"),
-            "balance": post.getlist("balance"),
-            "ingenuity": post.getlist("ingenuity"),
-            "ending": post.get("ending"),
-            "ending_items": post.getlist("ending_items"),
-            "length": post.get("length"),
-        },
-        "characters": {
-            str(c.pk): {
-                "bounty": post.getlist(f"bounty_{c.pk}"),
-                "optional_objectives": post.get(f"objectives_{c.pk}"),
-                "used": post.getlist(f"used_{c.pk}"),
-                "opposition_level": post.get(f"opposition_{c.pk}"),
-                "more_combative_enemy": bool(post.get(f"combative_{c.pk}")),
-                "nearly_died": bool(post.get(f"nearly_died_{c.pk}")),
-                "means": post.getlist(f"means_{c.pk}"),
-            }
-            for c in characters
-            if post.get(f"present_{c.pk}")
-        },
-    }
+def _confirm_or_correct(request, arc: Arc, award: ArcAward | None, checklist: dict) -> None:
+    """Close the arc and pay it, or, once paid, write the correction; say so in a message."""
+    if award is None:
+        arc_award_confirm(arc=arc, checklist=checklist, by=request.user)
+        messages.success(request, _("Arc clos : l'expérience est en cours de calcul."))
+    else:
+        arc_award_correct(award=award, checklist=checklist, by=request.user)
+        messages.success(request, _("Correction enregistrée : les écritures correctives suivent."))
 
 
 @login_required
@@ -259,12 +170,12 @@ def _loose_checklist(post, characters) -> dict[str, Any]:
 def arc_experience_progress(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpResponse:
     """The award job's progress (polled while it runs) and, once done, its summary table."""
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    arc = _arc(campaign, arc_pk)
+    arc = arc_get(campaign=campaign, pk=arc_pk)
     award = ArcAward.objects.filter(arc=arc).first()
     if award is None:
         raise Http404("Aucune récompense pour cet arc.")
     context = {"campaign": campaign, "is_storyteller": True, "arc": arc, "award": award}
-    context["queue_message"] = progression.queue_message(award)
+    context["queue_message"] = queue_message(award)
     template = "progression/arc_progress.html"
     if request.htmx:
         template += "#progress"
@@ -278,38 +189,33 @@ def arc_experience_progress(request: HtmxHttpRequest, pk: int, arc_pk: int) -> H
 @require_GET
 def character_experience(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    character = _character(campaign, character_pk)
-    can_edit = character.owner_id == request.user.pk or is_storyteller(campaign)
-    context = _experience_context(campaign, character, can_edit)
+    character = character_get(campaign=campaign, pk=character_pk)
+    editor = can_edit(user=request.user, character=character, campaign=campaign)
+    context = _experience_context(campaign, character, editor)
     return render(request, "progression/character_experience.html", context)
 
 
-def _experience_context(campaign, character: Character, can_edit: bool, **extra) -> dict:
+def _experience_context(campaign, character: Character, editor: bool, **extra) -> dict:
     balances = experience.xp_balances(character_ids=[character.pk])[character.pk]
     spend = experience.spending_context(character=character)
-    trainings = list(
-        Training.objects.filter(character=character)
-        .select_related("ellipse")
-        .order_by("position", "pk")
-    )
-    experience.set_expected_days(trainings, campaign.in_game_day)
-    ellipse = Ellipse.objects.filter(campaign=campaign, status=EllipseStatus.OPEN).first()
+    character_trainings = trainings_with_timers(character=character, today=campaign.in_game_day)
+    ellipse = ellipse_current(campaign=campaign)
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
         "character": character,
-        "can_edit": can_edit,
+        "can_edit": editor,
         "xp": balances,
         "entries": experience.ledger(character=character),
         "options": experience.spending_options(character=character, context=spend)
-        if can_edit
+        if editor
         else [],
         "just_received": spend.just_received,
-        "trainings": trainings,
+        "trainings": character_trainings,
         "ellipse": ellipse,
         "trainer_kinds": TrainerKind.choices,
-        "spend_key": experience.new_key(),
-        "learnable": _learnable(campaign, character) if ellipse and can_edit else [],
+        "spend_key": new_key(),
+        "learnable": _learnable(campaign, character) if ellipse and editor else [],
     }
     context.update(extra)
     return context
@@ -332,13 +238,29 @@ def _learnable(campaign, character: Character) -> list[tuple[str, str, str]]:
     return found
 
 
+def _character_for_editor(request: HtmxHttpRequest, pk: int, character_pk: int):
+    """The campaign and the character, for its player or the Conteur (404, then 403)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    character = character_get(campaign=campaign, pk=character_pk)
+    require_editor(campaign=campaign, character=character, user=request.user)
+    return campaign, character
+
+
+def _refused(request, campaign, character: Character, error: ValidationError) -> HttpResponse:
+    """The experience page again with the reasons (status 200: htmx keeps the body)."""
+    context = _experience_context(campaign, character, True, errors=list(error.messages))
+    return render(request, "progression/character_experience.html", context)
+
+
+def _to_experience(campaign_pk: int, character_pk: int) -> HttpResponse:
+    return redirect("progression:character_experience", pk=campaign_pk, character_pk=character_pk)
+
+
 @login_required
 @require_POST
 def xp_spend(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpResponse:
     """Spend XP now (with a hope point or at reception); errors come back with status 200."""
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    character = _character(campaign, character_pk)
-    _require_editor(campaign, character, request.user)
+    campaign, character = _character_for_editor(request, pk, character_pk)
     try:
         entry = experience.xp_spend(
             character=character,
@@ -346,30 +268,27 @@ def xp_spend(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpRespon
             target=request.POST.get("target", ""),
             detail=request.POST.get("detail", ""),
             mode=request.POST.get("mode", ""),
-            key=(request.POST.get("key") or experience.new_key())[:64],
+            key=(request.POST.get("key") or new_key())[:64],
             by=request.user,
         )
     except ValidationError as error:
-        context = _experience_context(campaign, character, True, errors=_messages(error))
-        return render(request, "progression/character_experience.html", context)
+        return _refused(request, campaign, character, error)
     messages.success(request, _("Dépensé : %(label)s.") % {"label": entry.label})
-    return redirect("progression:character_experience", pk=campaign.pk, character_pk=character.pk)
+    return _to_experience(campaign.pk, character.pk)
 
 
 @login_required
 @require_POST
 def training_queue(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    character = _character(campaign, character_pk)
-    _require_editor(campaign, character, request.user)
-    ellipse = Ellipse.objects.filter(campaign=campaign, status=EllipseStatus.OPEN).first()
+    campaign, character = _character_for_editor(request, pk, character_pk)
+    ellipse = ellipse_current(campaign=campaign)
     try:
         if ellipse is None:
             raise ValidationError(_("Il n'y a pas d'ellipse en cours pour s'entraîner."))
         kind = request.POST.get("kind", "")
         if kind not in TrainingKind.values:
             raise ValidationError(_("Ce type d'entraînement n'existe pas."))
-        training = experience.training_queue(
+        training = trainings.training_queue(
             character=character,
             ellipse=ellipse,
             kind=kind,
@@ -379,38 +298,24 @@ def training_queue(request: HtmxHttpRequest, pk: int, character_pk: int) -> Http
             by=request.user,
         )
     except ValidationError as error:
-        context = _experience_context(campaign, character, True, errors=_messages(error))
-        return render(request, "progression/character_experience.html", context)
+        return _refused(request, campaign, character, error)
     messages.success(request, _("Entraînement « %(label)s » ajouté.") % {"label": training.label})
-    return redirect("progression:character_experience", pk=campaign.pk, character_pk=character.pk)
-
-
-def _training(campaign, training_pk: int) -> Training:
-    training = (
-        Training.objects.filter(character__campaign=campaign, pk=training_pk)
-        .select_related("character")
-        .first()
-    )
-    if training is None:
-        raise Http404("Entraînement introuvable.")
-    return training
+    return _to_experience(campaign.pk, character.pk)
 
 
 @login_required
 @require_POST
 def training_cancel(request: HtmxHttpRequest, pk: int, training_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    training = _training(campaign, training_pk)
-    _require_editor(campaign, training.character, request.user)
-    experience.training_cancel(training=training)
+    training = training_get(campaign=campaign, pk=training_pk)
+    require_editor(campaign=campaign, character=training.character, user=request.user)
+    trainings.training_cancel(training=training)
     messages.success(
         request,
         _("Entraînement « %(label)s » annulé : l'expérience réservée est rendue.")
         % {"label": training.label},
     )
-    return redirect(
-        "progression:character_experience", pk=campaign.pk, character_pk=training.character_id
-    )
+    return _to_experience(campaign.pk, training.character_id)
 
 
 @login_required
@@ -418,32 +323,34 @@ def training_cancel(request: HtmxHttpRequest, pk: int, training_pk: int) -> Http
 def training_trainer(request: HtmxHttpRequest, pk: int, training_pk: int) -> HttpResponse:
     """The Conteur confirms (or refuses) the trainer a player chose for a training."""
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    training = _training(campaign, training_pk)
+    training = training_get(campaign=campaign, pk=training_pk)
     try:
-        experience.training_confirm_trainer(
+        trainings.training_confirm_trainer(
             training=training, confirmed=request.POST.get("confirmed") == "1"
         )
         messages.success(request, _("Entraîneur mis à jour."))
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    target = request.POST.get("next")
-    if target == "ellipse" and training.ellipse_id:
+    if request.POST.get("next") == "ellipse" and training.ellipse_id:
         return redirect(
             "progression:ellipse_detail", pk=campaign.pk, ellipse_pk=training.ellipse_id
         )
-    return redirect(
-        "progression:character_experience", pk=campaign.pk, character_pk=training.character_id
-    )
+    return _to_experience(campaign.pk, training.character_id)
 
 
 # --- ellipses ----------------------------------------------------------------------------------
 
 
-def _ellipse(campaign, ellipse_pk: int) -> Ellipse:
-    ellipse = Ellipse.objects.filter(campaign=campaign, pk=ellipse_pk).first()
-    if ellipse is None:
-        raise Http404("Ellipse introuvable.")
-    return ellipse
+def _deadline(raw: str):
+    """The form's real-world deadline (in the current time zone when naive), or None."""
+    if not raw:
+        return None
+    deadline = parse_datetime(raw)
+    if deadline is None:
+        raise ValidationError(_("L'échéance n'est pas une date valide."))
+    if is_naive(deadline):
+        deadline = make_aware(deadline, get_current_timezone())
+    return deadline
 
 
 @login_required
@@ -458,20 +365,12 @@ def ellipse_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             raw = (request.POST.get("length_days") or "").strip()
             if not raw.isdigit() or int(raw) > 100_000:
                 raise ValidationError(_("Entrez une durée en jours (un nombre entier)."))
-            deadline = None
-            if request.POST.get("deadline"):
-                deadline = parse_datetime(request.POST["deadline"])
-                if deadline is None:
-                    raise ValidationError(_("L'échéance n'est pas une date valide."))
-                if is_naive(deadline):
-                    deadline = make_aware(deadline, get_current_timezone())
-            ellipse = progression.ellipse_open(
-                campaign=campaign, length_days=int(raw), deadline=deadline
-            )
+            deadline = _deadline(request.POST.get("deadline"))
+            ellipse = ellipse_open(campaign=campaign, length_days=int(raw), deadline=deadline)
             messages.success(request, _("Ellipse ouverte."))
             return redirect("progression:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
         except ValidationError as error:
-            errors = _messages(error)
+            errors = list(error.messages)
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
@@ -486,14 +385,14 @@ def ellipse_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    ellipse = _ellipse(campaign, ellipse_pk)
-    trainings = list(
+    ellipse = ellipse_get(campaign=campaign, pk=ellipse_pk)
+    running = list(
         Training.objects.filter(character__campaign=campaign)
         .filter(status__in=experience.ACTIVE)
         .select_related("character")
         .order_by("character__name", "character_id", "position", "pk")
     )
-    experience.set_expected_days(trainings, campaign.in_game_day)
+    trainings.set_expected_days(running, campaign.in_game_day)
     characters = list(Character.objects.filter(campaign=campaign))
     for character in characters:
         character.xp_trainer = ellipse.xp_trainers.get(str(character.pk), "free")
@@ -501,24 +400,16 @@ def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpRe
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
         "ellipse": ellipse,
-        "trainings": trainings,
+        "trainings": running,
         "characters": characters,
         "multipliers": list(reference.TRAINER_MULTIPLIERS.items()),
         "advances": list(ellipse.advances.all()[:10]),
         "pending": ellipse.advances.exclude(status=JobStatus.DONE).exists(),
-        "queue_message": progression.queue_message(
-            ellipse.advances.filter(status=JobStatus.PENDING).first()
-        ),
-        "key": experience.new_key(),
-        "allowed": _allowed_labels(ellipse.kind),
+        "queue_message": queue_message(ellipse.advances.filter(status=JobStatus.PENDING).first()),
+        "key": new_key(),
+        "allowed": ellipse_allowed_actions(ellipse.kind),
     }
     return render(request, "progression/ellipse_detail.html", context)
-
-
-def _allowed_labels(kind: str) -> list[str]:
-    from rules import ellipse as rules_ellipse
-
-    return [reference.ELLIPSE_ACTION_LABELS[a] for a in rules_ellipse.allowed_actions(kind)]
 
 
 @login_required
@@ -527,14 +418,14 @@ def ellipse_advance(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpR
     """ "Advance N days" or "close the ellipse": recorded under the form's key, run in the
     background; a double click runs it once."""
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    ellipse = _ellipse(campaign, ellipse_pk)
+    ellipse = ellipse_get(campaign=campaign, pk=ellipse_pk)
     closes = request.POST.get("action") == "close"
     raw = (request.POST.get("days") or "0").strip()
-    key = (request.POST.get("key") or experience.new_key())[:64]
+    key = (request.POST.get("key") or new_key())[:64]
     try:
         if not raw.isdigit():
             raise ValidationError(_("Entrez un nombre de jours."))
-        progression.advance_request(
+        advance_request(
             ellipse=ellipse,
             key=f"form:{key}",
             days=0 if closes else int(raw),
@@ -554,12 +445,12 @@ def ellipse_advance(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpR
 @require_POST
 def ellipse_xp_trainer(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    ellipse = _ellipse(campaign, ellipse_pk)
+    ellipse = ellipse_get(campaign=campaign, pk=ellipse_pk)
     raw = request.POST.get("character", "")
     try:
         if not raw.isdigit():
             raise ValidationError(_("Choisissez un personnage."))
-        progression.ellipse_set_xp_trainer(
+        ellipse_set_xp_trainer(
             ellipse=ellipse, character_id=int(raw), trainer=request.POST.get("trainer", "")
         )
         messages.success(request, _("Multiplicateur confirmé."))
@@ -574,15 +465,15 @@ def ellipse_xp_trainer(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> Ht
 @login_required
 @require_GET
 def notification_list(request: HtmxHttpRequest) -> HttpResponse:
-    notifications = progression.notifications_for(user=request.user)
-    return render(request, "progression/notifications.html", {"notifications": notifications})
+    rows = notifications.notifications_for(user=request.user)
+    return render(request, "progression/notifications.html", {"notifications": rows})
 
 
 @login_required
 @require_POST
 def notifications_read(request: HtmxHttpRequest) -> HttpResponse:
     raw = request.POST.get("notification", "")
-    progression.notifications_mark_read(
+    notifications.notifications_mark_read(
         user=request.user, pk=int(raw) if raw.isdigit() and len(raw) < 18 else None
     )
     return redirect("progression:notifications")
@@ -592,5 +483,5 @@ def notifications_read(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def notifications_count(request: HtmxHttpRequest) -> HttpResponse:
     """The nav's unread count, loaded by HTMX after the page so pages pay no query for it."""
-    count = progression.unread_count(user=request.user)
+    count = notifications.unread_count(user=request.user)
     return render(request, "progression/_unread.html", {"count": count})

@@ -24,10 +24,12 @@ from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
 from common.api_errors import ApiSchema
+from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import api_filters, selectors
+from sessions import api_filters, selectors, services
 from sessions import serializers as s
-from sessions import services as table
+from sessions.checks import check_prepare
+from sessions.injuries import roller_injuries
 from sessions.models import PlaySession, Roll, TableEvent
 
 ID_MAX = 2**63 - 1
@@ -113,7 +115,7 @@ class RollList(TableView, generics.ListAPIView):
             ).first()
             if play_session is None:
                 raise Http404
-        roll = table.roll_create(
+        roll = services.roll_create(
             campaign=self.campaign,
             by=request.user,
             request=serializer.roll_request(),
@@ -153,7 +155,7 @@ class RollConsequence(TableView):
         data = serializer.validated_data
         if selectors.roll_get_for_user(campaign=self.campaign, user=request.user, pk=pk) is None:
             raise Http404
-        event = table.consequence_apply(
+        event = services.consequence_apply(
             campaign=self.campaign,
             by=request.user,
             roll_id=pk,
@@ -216,11 +218,11 @@ class Odds(TableView):
             if character is None:
                 raise Http404
         declared = serializer.roll_request()
-        prepared = table.check_prepare(
+        prepared = check_prepare(
             request=declared,
             character=character,
-            state=table.rules_states.FURY if declared.fury else None,
-            injuries=table.roller_injuries(character, declared.injuries),
+            state=rules_states.FURY if declared.fury else None,
+            injuries=roller_injuries(character, declared.injuries),
         )
         odds = check_odds(prepared.check)
         return Response(
@@ -269,7 +271,7 @@ class MoraleAction(TableView):
         serializer = s.MoraleActionIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        change = table.morale_change(
+        change = services.morale_change(
             campaign=self.campaign,
             by=request.user,
             action=data["action"],
@@ -297,7 +299,7 @@ class InjuryHeal(TableView):
 
     @extend_schema(responses={201: s.EventOut})
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
-        event = table.injury_heal(campaign=self.campaign, by=request.user, injury_id=pk)
+        event = services.injury_heal(campaign=self.campaign, by=request.user, injury_id=pk)
         return Response(s.EventOut(event).data, status=201)
 
 

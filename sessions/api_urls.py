@@ -1,4 +1,4 @@
-"""Routes of the table API, under /api/campaigns/<campaign_id>/ (see campaigns/table_api.py)."""
+"""Routes of the sessions API, under /api/campaigns/<campaign_id>/ (see sessions/api.py)."""
 
 from django.urls import path
 

@@ -9,19 +9,19 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Arc, Campaign
 from rules import reference
-from sessions import services as table
+from sessions import checks, consequences, morale
+from sessions.checks import RollRequest
 from sessions.models import PlaySession, Visibility
-from sessions.services import RollRequest
 
 SOURCE_CHOICES = [
-    (table.PERSONAL, _("mes points personnels")),
-    (table.GROUP, _("le Moral du groupe")),
+    (morale.PERSONAL, _("mes points personnels")),
+    (morale.GROUP, _("le Moral du groupe")),
 ]
 CHARACTERISTIC_CHOICES = [
-    (_("Principales"), [(k, reference.LABELS[k]) for k in table.MAIN_CHARACTERISTICS]),
-    (_("Secondaires"), [(k, reference.LABELS[k]) for k in table.SECONDARY_CHARACTERISTICS]),
+    (_("Principales"), [(k, reference.LABELS[k]) for k in checks.MAIN_CHARACTERISTICS]),
+    (_("Secondaires"), [(k, reference.LABELS[k]) for k in checks.SECONDARY_CHARACTERISTICS]),
 ]
-SKILL_CHOICES = [(s.key, s.label) for s in table.ROLLED_SKILLS]
+SKILL_CHOICES = [(s.key, s.label) for s in checks.ROLLED_SKILLS]
 
 
 def _small(label, high=20, **kw) -> forms.IntegerField:
@@ -50,7 +50,7 @@ class RollForm(forms.Form):
     impact = _small(_("Points d'Impact dépensés (1 dé de surpuissance chacun)"))
     hope = _small(_("Espoir dépensé pour +1 chacun"), high=10)
     hope_source = forms.ChoiceField(
-        label=_("L'espoir vient de"), choices=SOURCE_CHOICES, initial=table.PERSONAL
+        label=_("L'espoir vient de"), choices=SOURCE_CHOICES, initial=morale.PERSONAL
     )
     cancel_critical_failure = forms.BooleanField(
         label=_("1 espoir : annuler un échec critique"), required=False
@@ -60,7 +60,7 @@ class RollForm(forms.Form):
         required=False,
     )
     despair_source = forms.ChoiceField(
-        label=_("Le désespoir vient de"), choices=SOURCE_CHOICES, initial=table.PERSONAL
+        label=_("Le désespoir vient de"), choices=SOURCE_CHOICES, initial=morale.PERSONAL
     )
     narrow_success = forms.BooleanField(
         label=_("1 désespoir : un échec devient une réussite de justesse"), required=False
@@ -145,10 +145,10 @@ def fresh_key() -> str:
 
 
 class MoraleForm(forms.Form):
-    action = forms.ChoiceField(choices=list(table.MORALE_ACTIONS.items()))
+    action = forms.ChoiceField(choices=list(morale.MORALE_ACTIONS.items()))
     character = forms.IntegerField(required=False)
     source = forms.ChoiceField(
-        choices=[(table.GROUP, _("groupe")), (table.PERSONAL, _("personnel"))],
+        choices=[(morale.GROUP, _("groupe")), (morale.PERSONAL, _("personnel"))],
         required=False,
     )
     taker = forms.IntegerField(required=False)
@@ -167,7 +167,7 @@ class MoraleForm(forms.Form):
         return {
             "action": data["action"],
             "character_id": data.get("character"),
-            "source": data.get("source") or table.GROUP,
+            "source": data.get("source") or morale.GROUP,
             "taker_id": data.get("taker"),
             "agreeing": data.get("agreeing") or (),
             "state": data.get("state") or "",
@@ -176,10 +176,13 @@ class MoraleForm(forms.Form):
 
 
 class ConsequenceForm(forms.Form):
-    kind = forms.ChoiceField(choices=list(table.CONSEQUENCES.items()))
+    kind = forms.ChoiceField(choices=list(consequences.CONSEQUENCES.items()))
     victim = forms.IntegerField(required=False)
     mode = forms.ChoiceField(
-        choices=[(table.TABLE, _("table d'Aggravation")), (table.RESILIENCE, _("Résilience"))],
+        choices=[
+            (consequences.TABLE, _("table d'Aggravation")),
+            (consequences.RESILIENCE, _("Résilience")),
+        ],
         required=False,
     )
     face = forms.IntegerField(min_value=1, max_value=10, required=False)
@@ -189,7 +192,7 @@ class ConsequenceForm(forms.Form):
         return {
             "kind": data["kind"],
             "victim_id": data.get("victim"),
-            "mode": data.get("mode") or table.TABLE,
+            "mode": data.get("mode") or consequences.TABLE,
             "face": data.get("face"),
         }
 

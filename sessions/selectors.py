@@ -18,15 +18,9 @@ from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
 from rules import morale as rules_morale
 from rules import states as rules_states
+from sessions.injuries import injury_effect, injury_label, open_injuries
 from sessions.models import MoralePool, PlaySession, Roll, TableEvent, TableEventKind, Visibility
-from sessions.services import (
-    injury_effect,
-    injury_label,
-    member_keys,
-    morale_of,
-    open_injuries,
-    player_characters,
-)
+from sessions.morale import member_keys, morale_of, player_characters
 
 LOG_PAGE = 30
 POLL_LIMIT = 50

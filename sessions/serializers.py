@@ -7,11 +7,11 @@ from rest_framework import serializers
 
 from campaigns.models import Arc
 from campaigns.serializers import MomentField, RowIdField, _name, _scoped_to_campaign, _text
-from sessions import services as table
+from sessions import checks, consequences, morale
+from sessions.checks import RollRequest
 from sessions.models import PlaySession, Visibility
-from sessions.services import RollRequest
 
-SOURCES = [table.PERSONAL, table.GROUP]
+SOURCES = [morale.PERSONAL, morale.GROUP]
 
 
 @extend_schema_field(
@@ -35,7 +35,7 @@ class CheckIn(serializers.Serializer):
     character = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**63 - 1, default=None
     )
-    characteristic = serializers.ChoiceField(choices=list(table.CHARACTERISTIC_KEYS))
+    characteristic = serializers.ChoiceField(choices=list(checks.CHARACTERISTIC_KEYS))
     skills = serializers.ListField(
         child=serializers.CharField(max_length=120), required=False, default=list, max_length=10
     )
@@ -46,10 +46,10 @@ class CheckIn(serializers.Serializer):
     bane = _small(help_text="Dés d'impuissance de la situation (blessures, membre…).")
     impact = _small(help_text="Points d'Impact dépensés, un dé de surpuissance chacun.")
     hope = _small(10, help_text="Points d'espoir dépensés pour +1 chacun.")
-    hope_source = SourceField(default=table.PERSONAL)
+    hope_source = SourceField(default=morale.PERSONAL)
     cancel_critical_failure = serializers.BooleanField(default=False)
     substitute = serializers.BooleanField(default=False)
-    despair_source = SourceField(default=table.PERSONAL)
+    despair_source = SourceField(default=morale.PERSONAL)
     narrow_success = serializers.BooleanField(default=False)
     fury = serializers.BooleanField(default=False)
     fortune_fate = serializers.BooleanField(default=False)
@@ -186,11 +186,11 @@ class MoraleOut(serializers.Serializer):
 
 
 class MoraleActionIn(serializers.Serializer):
-    action = serializers.ChoiceField(choices=list(table.MORALE_ACTIONS))
+    action = serializers.ChoiceField(choices=list(morale.MORALE_ACTIONS))
     character = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**63 - 1
     )
-    source = SourceField(default=table.GROUP)
+    source = SourceField(default=morale.GROUP)
     taker = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**63 - 1
     )
@@ -200,7 +200,7 @@ class MoraleActionIn(serializers.Serializer):
         default=list,
     )
     state = serializers.ChoiceField(
-        choices=list(table.ENTERABLE_STATES), required=False, allow_blank=True, default=""
+        choices=list(morale.ENTERABLE_STATES), required=False, allow_blank=True, default=""
     )
     effect = serializers.ChoiceField(
         choices=["hope", "despair"], required=False, allow_blank=True, default=""
@@ -214,11 +214,13 @@ class MoraleActionOut(serializers.Serializer):
 
 
 class ConsequenceIn(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=list(table.CONSEQUENCES))
+    kind = serializers.ChoiceField(choices=list(consequences.CONSEQUENCES))
     victim = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**63 - 1
     )
-    mode = serializers.ChoiceField(choices=[table.TABLE, table.RESILIENCE], default=table.TABLE)
+    mode = serializers.ChoiceField(
+        choices=[consequences.TABLE, consequences.RESILIENCE], default=consequences.TABLE
+    )
     face = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10)
 
 

@@ -32,10 +32,13 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
+from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import selectors
-from sessions import services as table
+from sessions import selectors, services
+from sessions.checks import check_prepare
+from sessions.consequences import consequences_available
 from sessions.forms import ConsequenceForm, MoraleForm, PlaySessionForm, RollForm, fresh_key
+from sessions.injuries import roller_injuries
 from sessions.models import PlaySession, TableEvent, TableEventKind
 
 MORALE_CHANGED = "morale-changed"
@@ -96,7 +99,7 @@ def decorate(events: list[TableEvent], campaign: Campaign) -> list[TableEvent]:
     storyteller = is_storyteller(campaign)
     for event in events:
         event.available = (
-            table.consequences_available(event.roll)
+            consequences_available(event.roll)
             if storyteller and event.kind == TableEventKind.ROLL and event.roll is not None
             else []
         )
@@ -112,11 +115,11 @@ def _odds_context(form: RollForm, characters) -> dict:
     character = by_pk.get(character_pk) if character_pk else None
     request = form.roll_request()
     try:
-        prepared = table.check_prepare(
+        prepared = check_prepare(
             request=request,
             character=character,
-            state=table.rules_states.FURY if request.fury else None,
-            injuries=table.roller_injuries(character, request.injuries),
+            state=rules_states.FURY if request.fury else None,
+            injuries=roller_injuries(character, request.injuries),
         )
     except ValidationError as error:
         return {"odds_errors": {"": error.messages}}
@@ -213,7 +216,7 @@ def roll_create(request: HtmxHttpRequest, pk: int, session_pk: int | None = None
     roll = None
     if form.is_valid():
         try:
-            roll = table.roll_create(
+            roll = services.roll_create(
                 campaign=campaign,
                 by=request.user,
                 request=form.roll_request(),
@@ -333,7 +336,7 @@ def morale_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     error = None
     if form.is_valid():
         try:
-            change = table.morale_change(
+            change = services.morale_change(
                 campaign=campaign, by=request.user, **form.service_kwargs()
             )
         except ValidationError as exc:
@@ -367,7 +370,7 @@ def consequence_apply(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpRe
     error = None
     if form.is_valid():
         try:
-            table.consequence_apply(
+            services.consequence_apply(
                 campaign=campaign, by=request.user, roll_id=roll_pk, **form.service_kwargs()
             )
         except ValidationError as exc:
@@ -405,7 +408,7 @@ def injury_heal(request: HtmxHttpRequest, pk: int, injury_pk: int) -> HttpRespon
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     error = None
     try:
-        table.injury_heal(campaign=campaign, by=request.user, injury_id=injury_pk)
+        services.injury_heal(campaign=campaign, by=request.user, injury_id=injury_pk)
     except ValidationError as exc:
         error = " ".join(exc.messages)
     if not request.htmx:

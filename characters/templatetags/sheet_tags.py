@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from characters.fields import SHEET_FIELDS
-from characters.forms import FieldForm
+from characters.forms import ENTRY_LABELS, FieldForm
 
 register = template.Library()
 
@@ -103,15 +103,8 @@ def field_label(field: str) -> str:
         key = field.removeprefix("languages.")
         lang = LANGUAGES_BY_KEY.get(key)
         return _("Langue %(name)s") % {"name": lang.label if lang else key}
-    labels = {
-        "classes": _("Classes"),
-        "branches": _("Branches"),
-        "abilities": _("Aptitudes"),
-        "assets": _("Atouts"),
-        "flaws": _("Handicaps"),
-    }
-    if field in labels:
-        return labels[field]
+    if field in ENTRY_LABELS:
+        return str(ENTRY_LABELS[field])
     spec = SHEET_FIELDS.get(field)
     if spec is None:
         return field

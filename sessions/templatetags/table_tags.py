@@ -3,8 +3,8 @@
 from django import template
 
 from rules import reference
-from sessions.services import characteristic_label as _characteristic_label
-from sessions.services import skill_label as _skill_label
+from sessions.checks import characteristic_label as _characteristic_label
+from sessions.checks import skill_label as _skill_label
 
 register = template.Library()
 

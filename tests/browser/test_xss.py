@@ -24,8 +24,8 @@ from campaigns.models import (
 from campaigns.policy import campaign_get_for_member
 from campaigns.services import campaign_create
 from characters.models import Character, CharacterSkill
-from progression.services import ellipse_open
-from sessions import services as table
+from progression.ellipses import ellipse_open
+from sessions import checks, services
 from sessions.models import PlaySession, Visibility
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -91,10 +91,10 @@ def hostile_campaign(storyteller, player):
         impact_points=2,
     )
     CharacterSkill.objects.create(character=character, key="melee", level=3, expertises=[PAYLOAD])
-    roll = table.roll_create(
+    roll = services.roll_create(
         campaign=campaign_get_for_member(user=player, pk=campaign.pk),
         by=player,
-        request=table.RollRequest(characteristic="strength", skills=("melee",)),
+        request=checks.RollRequest(characteristic="strength", skills=("melee",)),
         character_id=character.pk,
         idempotency_key=uuid.uuid4().hex,
         visibility=Visibility.PUBLIC,

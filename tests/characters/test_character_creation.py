@@ -5,8 +5,8 @@ import copy
 import pytest
 from django.core.exceptions import ValidationError
 
+from characters.creation import character_create, creation_report
 from characters.models import CharacterChange
-from characters.services import character_create, creation_report
 from rules import sheet as rules_sheet
 
 pytestmark = pytest.mark.django_db

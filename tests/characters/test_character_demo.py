@@ -2,9 +2,9 @@
 
 import pytest
 
+from characters.creation import creation_report
 from characters.demo import DEMO_SHEETS, demo_characters_seed
 from characters.models import Character
-from characters.services import creation_report
 
 pytestmark = pytest.mark.django_db
 

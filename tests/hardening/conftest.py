@@ -29,9 +29,9 @@ from campaigns.models import (
 from campaigns.policy import campaign_get_for_member
 from campaigns.services import campaign_create, invitation_create
 from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
-from progression import services as progression
+from progression import ellipses
 from progression.models import Training
-from sessions import services as table
+from sessions import checks, services
 from sessions.models import Injury, PlaySession, Visibility
 
 # Text only B's Conteur may read (a hidden roll), only the owner and the Conteur may read (private
@@ -47,10 +47,10 @@ def fast_password_hasher(settings):
 
 
 def _roll(campaign, user, character, visibility=Visibility.PUBLIC, label=""):
-    roll = table.roll_create(
+    roll = services.roll_create(
         campaign=campaign_get_for_member(user=user, pk=campaign.pk),
         by=user,
-        request=table.RollRequest(
+        request=checks.RollRequest(
             characteristic="strength",
             skills=("melee",) if character else (),
             characteristic_value=None if character else 4,
@@ -123,7 +123,7 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
     injury = Injury.objects.create(
         campaign=campaign, character=character, row=2, effect="broken_bones", roll=public_roll
     )
-    ellipse = progression.ellipse_open(campaign=campaign, length_days=30)
+    ellipse = ellipses.ellipse_open(campaign=campaign, length_days=30)
     training = Training.objects.create(
         character=character,
         ellipse=ellipse,

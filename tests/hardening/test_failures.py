@@ -17,6 +17,7 @@ from django.utils import timezone
 from altherion.celery import app as celery_app
 from campaigns.models import Arc
 from characters.models import Character
+from progression import ellipses
 from progression import services as progression
 from progression.models import Advance, ArcAward, JobStatus, XpEntry
 from tests.conftest import service_missing
@@ -102,7 +103,7 @@ def test_with_the_broker_down_closing_an_arc_answers_at_once_and_says_the_job_wa
     assert MESSAGE in progress.content.decode()
 
     # An ellipse advance: the same.
-    ellipse = progression.ellipse_open(campaign=campaign, length_days=30)
+    ellipse = ellipses.ellipse_open(campaign=campaign, length_days=30)
     started = time.monotonic()
     response = client.post(
         reverse("progression:ellipse_advance", args=[campaign.pk, ellipse.pk]),
@@ -189,7 +190,7 @@ def test_jobs_recorded_while_redis_was_down_are_paid_once_when_it_returns(
     started = time.monotonic()
     assert _confirm_arc(client, campaign, arc, characters).status_code == 302
     assert time.monotonic() - started < 3
-    ellipse = progression.ellipse_open(campaign=campaign, length_days=30)
+    ellipse = ellipses.ellipse_open(campaign=campaign, length_days=30)
     client.post(
         reverse("progression:ellipse_advance", args=[campaign.pk, ellipse.pk]),
         {"days": "5", "key": "k1"},

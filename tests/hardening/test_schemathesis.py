@@ -100,7 +100,7 @@ def _seed() -> dict[str, object]:
     from campaigns.services import invitation_create
     from characters.demo import demo_characters_seed
     from characters.models import Character
-    from progression import services as progression
+    from progression import ellipses
     from progression.models import Training, TrainingStatus
     from sessions.demo import demo_sessions_seed
     from sessions.models import Injury, PlaySession
@@ -112,7 +112,7 @@ def _seed() -> dict[str, object]:
     aelis = Character.objects.get(campaign=campaign, owner=users["aelis"])
     brann = Character.objects.get(campaign=campaign, owner=users["brann"])
     arc = Arc.objects.filter(campaign=campaign).first()
-    ellipse = progression.ellipse_open(campaign=campaign, length_days=60)
+    ellipse = ellipses.ellipse_open(campaign=campaign, length_days=60)
     training = Training.objects.create(
         character=aelis,
         ellipse=ellipse,

@@ -1,4 +1,5 @@
-"""Helpers of the progression tests: characters, an arc and a checklist, a worker process."""
+"""Helpers of the progression tests: characters, an arc, a checklist and paying it, a worker
+process."""
 
 import os
 import subprocess
@@ -13,6 +14,7 @@ from django.db import connection
 from altherion.celery import app as celery_app
 from campaigns.models import Arc
 from characters.models import Character, CharacterSkill
+from progression import awards
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -27,6 +29,9 @@ EXAMPLE_GROUP = {
     "ending_items": ["main_objectives"],
     "length": "weeks",
 }
+
+# A short arc: (danger 3 + 2 for taking part) × 3 for weeks = 15 XP each.
+GROUP = {"danger": 3, "ending": "none", "length": "weeks"}
 
 
 def make_character(campaign, owner, name="Aelis", **fields) -> Character:
@@ -51,6 +56,20 @@ def checklist(characters, group=None, per_character=None) -> dict:
             for c in characters
         },
     }
+
+
+def pay(capture, arc, characters, by, **ticks):
+    """Close `arc` with the short checklist (everyone took part, plus `ticks`) and pay it now;
+    `capture` is django_capture_on_commit_callbacks."""
+    with capture(execute=True):
+        return awards.arc_award_confirm(
+            arc=arc,
+            checklist={
+                "group": GROUP,
+                "characters": {str(c.pk): {"bounty": ["took_part"], **ticks} for c in characters},
+            },
+            by=by,
+        )
 
 
 def database_url() -> str:

@@ -1,33 +1,29 @@
 """The progression API (§10–§11): who gets what on every route, and what a client notices —
 an arc paid once however often it is confirmed, the rules' reasons on a refused spend, reserved XP
-given back on cancel, an ellipse advanced once per key, notifications read."""
+given back on cancel, odd input refused, notifications read. (The ellipse routes' story:
+test_api_ellipses.py.)"""
 
 import json
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from campaigns.models import Campaign, Notification
 from characters.models import Character
 from progression import api_urls as progression_api_urls
-from progression import experience
-from progression import services as progression
+from progression import ellipses, experience, trainings
 from progression.models import (
-    Advance,
     ArcAward,
     Ellipse,
     EllipseStatus,
     JobStatus,
     Training,
-    TrainingStatus,
     XpEntry,
 )
-from tests.progression.helpers import make_arc, make_character
+from tests.progression.helpers import GROUP, make_arc, make_character, pay
 
 pytestmark = pytest.mark.django_db
 
-GROUP = {"danger": 3, "ending": "none", "length": "weeks"}  # (3 + 2 took part) × 3 = 15 XP
 PERSONAS = ("anonymous", "outsider", "other", "player", "storyteller")
 
 
@@ -35,34 +31,6 @@ def api_checklist(characters, group=None, **ticks):
     return {
         "group": group or GROUP,
         "characters": [{"character": c.pk, "bounty": ["took_part"], **ticks} for c in characters],
-    }
-
-
-def pay(capture, arc, characters, by, **ticks):
-    with capture(execute=True):
-        return progression.arc_award_confirm(
-            arc=arc,
-            checklist={
-                "group": GROUP,
-                "characters": {str(c.pk): {"bounty": ["took_part"], **ticks} for c in characters},
-            },
-            by=by,
-        )
-
-
-@pytest.fixture
-def clients(storyteller, player, other_player, outsider):
-    def signed_in(user):
-        client = APIClient()
-        client.force_login(user)
-        return client
-
-    return {
-        "anonymous": APIClient(),
-        "outsider": signed_in(outsider),
-        "other": signed_in(other_player),
-        "player": signed_in(player),
-        "storyteller": signed_in(storyteller),
     }
 
 
@@ -82,8 +50,8 @@ def world(campaign, storyteller, player, other_player, django_capture_on_commit_
         opposition_level=5,
     )
     arc = make_arc(campaign, title="Le phare éteint")
-    ellipse = progression.ellipse_open(campaign=campaign, length_days=60)
-    training = experience.training_queue(
+    ellipse = ellipses.ellipse_open(campaign=campaign, length_days=60)
+    training = trainings.training_queue(
         character=aelis, ellipse=ellipse, kind="characteristic", target="strength", by=player
     )
     return {
@@ -464,84 +432,6 @@ def test_training_needs_an_open_ellipse(world, clients):
     response = clients["player"].post(url, {"kind": "skill", "target": "melee"}, format="json")
     assert response.status_code == 400
     assert response.json()["detail"] == "Il n'y a pas d'ellipse en cours pour s'entraîner."
-
-
-# --- ellipses -----------------------------------------------------------------------------
-
-
-def test_the_conteur_opens_and_advances_an_ellipse_once_per_key(
-    campaign, player, storyteller, clients, django_capture_on_commit_callbacks
-):
-    hero = make_character(campaign, player, "Aelis")
-    the_arc = make_arc(campaign)
-    pay(django_capture_on_commit_callbacks, the_arc, [hero], storyteller, used=["strength"])
-    client = clients["storyteller"]
-    opened = client.post(
-        reverse("progression_api:ellipse-list", kwargs={"campaign_id": campaign.pk}),
-        {"length_days": 60},
-        format="json",
-    )
-    assert opened.status_code == 201 and opened.json()["kind"] == "medium"
-    ellipse_kwargs = {"campaign_id": campaign.pk, "ellipse_id": opened.json()["id"]}
-    second = client.post(
-        reverse("progression_api:ellipse-list", kwargs={"campaign_id": campaign.pk}),
-        {"length_days": 10},
-        format="json",
-    )
-    assert second.status_code == 400 and "déjà en cours" in second.json()["detail"]
-
-    queued = clients["player"].post(
-        reverse(
-            "progression_api:character-trainings",
-            kwargs={"campaign_id": campaign.pk, "character_id": hero.pk},
-        ),
-        {"kind": "characteristic", "target": "strength"},
-        format="json",
-    )
-    assert queued.status_code == 201
-    day = Campaign.objects.get(pk=campaign.pk).in_game_day
-
-    advance = reverse("progression_api:ellipse-advance", kwargs=ellipse_kwargs)
-    responses = []
-    for _ in range(2):  # the same key twice: a retry, a double click
-        with django_capture_on_commit_callbacks(execute=True):
-            responses.append(client.post(advance, {"days": 10, "key": "tuesday"}, format="json"))
-    assert [r.status_code for r in responses] == [202, 202]
-    first, repeated = (r.json() for r in responses)
-    assert first["id"] == repeated["id"] and first["status"] == JobStatus.PENDING
-    assert repeated["status"] == JobStatus.DONE and repeated["summary"]["days"] == 10
-    assert Advance.objects.count() == 1
-    assert Campaign.objects.get(pk=campaign.pk).in_game_day == day + 10
-
-    detail = client.get(reverse("progression_api:ellipse-detail", kwargs=ellipse_kwargs)).json()
-    assert (detail["days_elapsed"], detail["days_left"], detail["in_game_day"]) == (
-        10,
-        50,
-        day + 10,
-    )
-    (timer,) = detail["trainings"]
-    assert (timer["days_done"], timer["days_needed"]) == (10, 30)
-    assert timer["expected_day"] == day + 30 and timer["character_name"] == "Aelis"
-    assert len(detail["advances"]) == 1
-
-    trainer = client.post(
-        reverse("progression_api:ellipse-xp-trainer", kwargs=ellipse_kwargs),
-        {"character": hero.pk, "trainer": "superior"},
-        format="json",
-    )
-    assert trainer.json()["xp_trainers"] == {str(hero.pk): "superior"}
-
-    close = reverse("progression_api:ellipse-close", kwargs=ellipse_kwargs)
-    with django_capture_on_commit_callbacks(execute=True):
-        closed = client.post(close, {}, format="json")
-    assert closed.status_code == 202 and closed.json()["closes"]
-    assert Ellipse.objects.get(pk=ellipse_kwargs["ellipse_id"]).status == EllipseStatus.CLOSED
-    training = Training.objects.get(character=hero)
-    assert training.status == TrainingStatus.DONE and training.finished_day == day + 30
-    # 8 weeks × 2 (a superior trainer)
-    assert XpEntry.objects.get(character=hero, kind="ellipse").amount == 16
-    again = client.post(close, {}, format="json")
-    assert again.status_code == 400 and again.json()["detail"] == "Cette ellipse est close."
 
 
 def test_odd_input_is_a_400_or_a_404_never_a_500(world, clients):

@@ -13,7 +13,7 @@ from altherion.celery import app as celery_app
 from altherion.models import Heartbeat
 from altherion.tasks import ping
 from campaigns.models import ArcStatus, Notification
-from progression import services as progression
+from progression import awards
 from progression.experience import xp_balance
 from progression.models import ArcAward, JobStatus, XpEntry
 from progression.tasks import arc_award_pay
@@ -37,7 +37,7 @@ def party(campaign, player, other_player):
 
 def test_the_sources_checklist_gives_the_worked_examples(party):
     aelis, brann = party
-    awards = progression.checklist_awards(
+    by_character = awards.checklist_awards(
         checklist(
             party,
             per_character={
@@ -48,18 +48,18 @@ def test_the_sources_checklist_gives_the_worked_examples(party):
     )
     # (danger 3 + balance 2 + ingenuity 2 + bounty 3 + chapter 1 + objectives met 1) × weeks 3
     # + 2 optional objectives = 12 × 3 + 2.
-    assert awards[aelis.pk].total == 38
+    assert by_character[aelis.pk].total == 38
     # Brann: bounty 2 only → 11 × 3.
-    assert awards[brann.pk].total == 33
-    labels = [line.label for line in awards[aelis.pk].lines]
+    assert by_character[brann.pk].total == 33
+    labels = [line.label for line in by_character[aelis.pk].lines]
     assert "Fin de chapitre" in labels and "Objectifs optionnels" in labels
 
 
 def test_an_act_ending_in_hours_with_nothing_ticked(party):
     group = {"danger": 1, "ending": "act", "length": "hours"}
-    awards = progression.checklist_awards(checklist(party, group=group))
+    by_character = awards.checklist_awards(checklist(party, group=group))
     # danger 1 + end of act 2 + took part 2, × 1.
-    assert {a.total for a in awards.values()} == {5}
+    assert {a.total for a in by_character.values()} == {5}
 
 
 def test_confirming_closes_the_arc_and_pays_each_character_once(
@@ -67,7 +67,7 @@ def test_confirming_closes_the_arc_and_pays_each_character_once(
 ):
     arc = make_arc(campaign)
     with django_capture_on_commit_callbacks(execute=True):
-        award = progression.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
+        award = awards.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
     award.refresh_from_db()
     arc.refresh_from_db()
     assert arc.status == ArcStatus.CLOSED
@@ -85,14 +85,14 @@ def test_a_double_click_and_a_rerun_never_pay_twice(
 ):
     arc = make_arc(campaign)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        first = progression.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
-        second = progression.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
+        first = awards.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
+        second = awards.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
     assert first.pk == second.pk and len(callbacks) == 1
     arc_award_pay.delay(first.pk, 1)
     arc_award_pay.apply(args=(first.pk, 1))
     # Even a run that finds the job "running" again (a retry after a crash) pays nothing more.
     ArcAward.objects.filter(pk=first.pk).update(status=JobStatus.RUNNING)
-    progression.arc_award_pay(award_id=first.pk, revision=1)
+    awards.arc_award_pay(award_id=first.pk, revision=1)
     assert XpEntry.objects.filter(source_key=f"arc:{arc.pk}").count() == 2
     assert Notification.objects.filter(kind="award").count() == 2
     assert [xp_balance(character=c) for c in party] == [33, 33]
@@ -104,10 +104,10 @@ def test_a_correction_writes_the_difference_and_keeps_history(
     aelis, brann = party
     arc = make_arc(campaign)
     with django_capture_on_commit_callbacks(execute=True):
-        award = progression.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
+        award = awards.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
     corrected = checklist(party, per_character={aelis.pk: {"bounty": ["took_part", "roleplay"]}})
     with django_capture_on_commit_callbacks(execute=True):
-        award = progression.arc_award_correct(award=award, checklist=corrected, by=storyteller)
+        award = awards.arc_award_correct(award=award, checklist=corrected, by=storyteller)
     entries = XpEntry.objects.filter(character=aelis).order_by("pk")
     assert [(e.source_key, e.amount) for e in entries] == [
         (f"arc:{arc.pk}", 33),
@@ -118,11 +118,11 @@ def test_a_correction_writes_the_difference_and_keeps_history(
     # Correcting back (danger lowered for everyone) writes negative entries, nothing rewritten.
     lowered = checklist(party, group=EXAMPLE_GROUP | {"danger": 2})
     with django_capture_on_commit_callbacks(execute=True):
-        progression.arc_award_correct(award=award, checklist=lowered, by=storyteller)
+        awards.arc_award_correct(award=award, checklist=lowered, by=storyteller)
     assert xp_balance(character=aelis) == 30 and xp_balance(character=brann) == 30
     assert XpEntry.objects.filter(character=aelis).count() == 3
     # The job of an older revision (a late retry) does nothing.
-    progression.arc_award_pay(award_id=award.pk, revision=2)
+    awards.arc_award_pay(award_id=award.pk, revision=2)
     assert xp_balance(character=aelis) == 30
 
 
@@ -130,7 +130,7 @@ def test_a_bad_checklist_is_refused_in_french_and_changes_nothing(campaign, part
     arc = make_arc(campaign)
     bad = checklist(party, group=EXAMPLE_GROUP | {"danger": 9})
     with pytest.raises(Exception, match="danger se choisit entre 1 et 5"):
-        progression.arc_award_confirm(arc=arc, checklist=bad, by=storyteller)
+        awards.arc_award_confirm(arc=arc, checklist=bad, by=storyteller)
     arc.refresh_from_db()
     assert arc.status == ArcStatus.OPEN and not ArcAward.objects.exists()
 
@@ -149,7 +149,7 @@ def test_two_concurrent_runs_pay_once(postgres, storyteller, player, other_playe
     def run():
         try:
             barrier.wait()
-            progression.arc_award_pay(award_id=award.pk, revision=1)
+            awards.arc_award_pay(award_id=award.pk, revision=1)
         except Exception as error:  # noqa: BLE001 — reported below
             errors.append(error)
         finally:
@@ -178,11 +178,9 @@ def test_two_real_workers_and_a_worker_killed_mid_task_pay_each_award_once(
     celery_app.conf.task_always_eager = False
     first = second = None
     try:
-        first = start_worker(redis_broker, **{progression.PAUSE_ENV: "60"})
+        first = start_worker(redis_broker, **{awards.PAUSE_ENV: "60"})
         with transaction.atomic():
-            award = progression.arc_award_confirm(
-                arc=arc, checklist=checklist(party), by=storyteller
-            )
+            award = awards.arc_award_confirm(arc=arc, checklist=checklist(party), by=storyteller)
         paid = XpEntry.objects.filter(source_key=f"arc:{arc.pk}")
         wait_for(lambda: paid.count() >= 1, message="worker 1 never paid the first character")
         os.kill(first.pid, signal.SIGKILL)

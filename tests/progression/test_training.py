@@ -12,8 +12,7 @@ from django.utils import timezone
 
 from campaigns.models import Arc, Campaign
 from characters.models import Character, CharacterSkill
-from progression import experience
-from progression import services as progression
+from progression import advances, awards, ellipses, experience, trainings
 from progression.models import (
     Advance,
     Ellipse,
@@ -45,7 +44,7 @@ def awarded(campaign, hero, storyteller, django_capture_on_commit_callbacks):
         "opposition_level": 5,
     }
     with django_capture_on_commit_callbacks(execute=True):
-        progression.arc_award_confirm(
+        awards.arc_award_confirm(
             arc=arc,
             checklist={"group": GROUP, "characters": {str(hero.pk): ticks}},
             by=storyteller,
@@ -54,21 +53,21 @@ def awarded(campaign, hero, storyteller, django_capture_on_commit_callbacks):
 
 
 def open_ellipse(campaign, days):
-    return progression.ellipse_open(campaign=campaign, length_days=days)
+    return ellipses.ellipse_open(campaign=campaign, length_days=days)
 
 
 def advance(ellipse, key, capture, **kw):
     with capture(execute=True):
-        return progression.advance_request(ellipse=ellipse, key=key, **kw)
+        return ellipses.advance_request(ellipse=ellipse, key=key, **kw)
 
 
 def test_durations_follow_the_confirmed_trainer(campaign, hero, awarded, player):
     ellipse = open_ellipse(campaign, 60)
-    alone = experience.training_queue(
+    alone = trainings.training_queue(
         character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
     )
     assert alone.days_needed == 30
-    coached = experience.training_queue(
+    coached = trainings.training_queue(
         character=hero,
         ellipse=ellipse,
         kind="skill",
@@ -78,7 +77,7 @@ def test_durations_follow_the_confirmed_trainer(campaign, hero, awarded, player)
     )
     # The player picked an educational trainer; until the Conteur confirms, it is "alone".
     assert coached.days_needed == 120 and not coached.trainer_confirmed
-    assert experience.training_confirm_trainer(training=coached).days_needed == 60
+    assert trainings.training_confirm_trainer(training=coached).days_needed == 60
 
 
 def test_queued_trainings_run_in_order_and_complete_once(
@@ -86,10 +85,10 @@ def test_queued_trainings_run_in_order_and_complete_once(
 ):
     ellipse = open_ellipse(campaign, 180)
     assert ellipse.kind == "major"
-    first = experience.training_queue(
+    first = trainings.training_queue(
         character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
     )
-    second = experience.training_queue(
+    second = trainings.training_queue(
         character=hero, ellipse=ellipse, kind="skill", target="melee", by=player
     )
     assert (first.status, second.status) == (TrainingStatus.RUNNING, TrainingStatus.QUEUED)
@@ -110,7 +109,7 @@ def test_queued_trainings_run_in_order_and_complete_once(
 
     # The same advance again (a double click, a retry) changes nothing more.
     advance(ellipse, "a", django_capture_on_commit_callbacks, days=40)
-    progression.advance_run(advance_id=Advance.objects.get(key="a").pk)
+    advances.advance_run(advance_id=Advance.objects.get(key="a").pk)
     assert Campaign.objects.get(pk=campaign.pk).in_game_day == day + 40
 
     advance(ellipse, "close", django_capture_on_commit_callbacks, closes=True)
@@ -127,12 +126,12 @@ def test_queued_trainings_run_in_order_and_complete_once(
 
 def test_cancelling_a_training_frees_its_reserved_xp(campaign, hero, awarded, player):
     ellipse = open_ellipse(campaign, 30)
-    training = experience.training_queue(
+    training = trainings.training_queue(
         character=hero, ellipse=ellipse, kind="skill", target="melee", by=player
     )
     assert experience.xp_available(character=hero) == 5
-    experience.training_cancel(training=training)
-    experience.training_cancel(training=training)
+    trainings.training_cancel(training=training)
+    trainings.training_cancel(training=training)
     assert experience.xp_available(character=hero) == 15
     assert not XpEntry.objects.filter(kind="training").exists()
 
@@ -144,7 +143,7 @@ def test_a_class_needs_a_major_ellipse_and_a_trainer(campaign, hero, awarded, pl
     ellipse = open_ellipse(campaign, 20)
     assert ellipse.kind == "medium"
     with pytest.raises(ValidationError, match="n'est pas possible pendant cette ellipse"):
-        experience.training_queue(
+        trainings.training_queue(
             character=hero,
             ellipse=ellipse,
             kind="class",
@@ -158,14 +157,14 @@ def test_a_class_needs_a_major_ellipse_and_a_trainer(campaign, hero, awarded, pl
 def test_spending_is_refused_with_the_rules_reasons(campaign, hero, awarded, player):
     ellipse = open_ellipse(campaign, 30)
     with pytest.raises(ValidationError, match="utilisé pendant l'arc"):
-        experience.training_queue(
+        trainings.training_queue(
             character=hero, ellipse=ellipse, kind="characteristic", target="wisdom", by=player
         )
-    experience.training_queue(
+    trainings.training_queue(
         character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
     )
     with pytest.raises(ValidationError, match="une fois pendant cet acte"):
-        experience.training_queue(
+        trainings.training_queue(
             character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
         )
 
@@ -190,9 +189,9 @@ def test_the_deadline_sweep_closes_due_ellipses_once(
     ellipse = open_ellipse(campaign, 14)
     Ellipse.objects.filter(pk=ellipse.pk).update(deadline=timezone.now() - timedelta(minutes=1))
     with django_capture_on_commit_callbacks(execute=True):
-        progression.ellipse_deadlines_sweep()
+        ellipses.ellipse_deadlines_sweep()
     with django_capture_on_commit_callbacks(execute=True):
-        progression.ellipse_deadlines_sweep()
+        ellipses.ellipse_deadlines_sweep()
     ellipse.refresh_from_db()
     assert ellipse.status == EllipseStatus.CLOSED
     assert Advance.objects.filter(ellipse=ellipse).count() == 1
@@ -209,7 +208,7 @@ def test_concurrent_runs_of_one_advance_move_the_date_once(postgres, campaign, h
     def run():
         try:
             barrier.wait()
-            progression.advance_run(advance_id=pending.pk)
+            advances.advance_run(advance_id=pending.pk)
         finally:
             connection.close()
 
@@ -232,7 +231,7 @@ def test_a_real_worker_closes_an_arc_and_advances_an_ellipse(
     arc = Arc.objects.create(campaign=campaign, title="Arc", length_unit="weeks")
     ticks = {"bounty": ["took_part"], "used": ["strength"]}
     with transaction.atomic():
-        award = progression.arc_award_confirm(
+        award = awards.arc_award_confirm(
             arc=arc, checklist={"group": GROUP, "characters": {str(hero.pk): ticks}}, by=storyteller
         )
 
@@ -245,11 +244,11 @@ def test_a_real_worker_closes_an_arc_and_advances_an_ellipse(
     wait(lambda: type(award).objects.get(pk=award.pk).status == JobStatus.DONE)
     assert experience.xp_balance(character=hero) == 15
     ellipse = open_ellipse(campaign, 30)
-    experience.training_queue(
+    trainings.training_queue(
         character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
     )
     with transaction.atomic():
-        progression.advance_request(ellipse=ellipse, key="close", closes=True, by=storyteller)
+        ellipses.advance_request(ellipse=ellipse, key="close", closes=True, by=storyteller)
     wait(lambda: Ellipse.objects.get(pk=ellipse.pk).status == EllipseStatus.CLOSED)
     hero.refresh_from_db()
     assert hero.strength == 3

@@ -14,9 +14,9 @@ from django.db import connection
 from campaigns.policy import campaign_get_for_member
 from characters.models import Character
 from rules import morale as rules_morale
-from sessions import services as table
+from sessions import morale, services
+from sessions.checks import RollRequest
 from sessions.models import MoralePool, Roll, TableEvent, TableEventKind
-from sessions.services import RollRequest
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import key
 
@@ -25,12 +25,12 @@ pytestmark = pytest.mark.services
 CLIENTS = 16
 OPERATIONS = 2_000
 ACTIONS = [
-    table.GAIN_HOPE,
-    table.GAIN_DESPAIR,
-    table.SPEND_HOPE,
-    table.SPEND_DESPAIR,
-    table.GAIN_PERSONAL_HOPE,
-    table.GAIN_PERSONAL_DESPAIR,
+    morale.GAIN_HOPE,
+    morale.GAIN_DESPAIR,
+    morale.SPEND_HOPE,
+    morale.SPEND_DESPAIR,
+    morale.GAIN_PERSONAL_HOPE,
+    morale.GAIN_PERSONAL_DESPAIR,
 ]
 
 
@@ -43,15 +43,15 @@ def _replay(members, events):
     for event in events:
         move = event.payload["move"]
         action, who, source = move["action"], move["character"], move["source"]
-        if action == table.GAIN_HOPE:
+        if action == morale.GAIN_HOPE:
             state, produced = rules_morale.gain_hope(state, move["taker"])
-        elif action == table.GAIN_DESPAIR:
+        elif action == morale.GAIN_DESPAIR:
             state, produced = rules_morale.gain_despair(state, move["taker"])
-        elif action == table.SPEND_HOPE:
+        elif action == morale.SPEND_HOPE:
             state, produced = rules_morale.spend_hope(state, who, source)
-        elif action == table.SPEND_DESPAIR:
+        elif action == morale.SPEND_DESPAIR:
             state, produced = rules_morale.spend_despair(state, who, source)
-        elif action == table.GAIN_PERSONAL_HOPE:
+        elif action == morale.GAIN_PERSONAL_HOPE:
             state, produced = rules_morale.gain_personal_hope(state, who)
         else:
             state, produced = rules_morale.gain_personal_despair(state, who)
@@ -82,15 +82,15 @@ def test_sixteen_clients_hammer_the_moral_pool(
                 character = rng.choice(characters)
                 kwargs = (
                     {"character_id": character.pk}
-                    if action not in (table.GAIN_HOPE, table.GAIN_DESPAIR)
+                    if action not in (morale.GAIN_HOPE, morale.GAIN_DESPAIR)
                     else {}
                 )
-                if action in (table.SPEND_HOPE, table.SPEND_DESPAIR):
+                if action in (morale.SPEND_HOPE, morale.SPEND_DESPAIR):
                     kwargs["source"] = rng.choice(["group", "personal"])
-                if action == table.GAIN_HOPE and rng.random() < 0.5:
+                if action == morale.GAIN_HOPE and rng.random() < 0.5:
                     kwargs["taker_id"] = character.pk
                 try:
-                    table.morale_change(campaign=campaign_seen, by=user, action=action, **kwargs)
+                    services.morale_change(campaign=campaign_seen, by=user, action=action, **kwargs)
                 except (ValidationError, PermissionDenied):
                     with lock:
                         refused[action] += 1
@@ -109,7 +109,7 @@ def test_sixteen_clients_hammer_the_moral_pool(
     assert sum(accepted.values()) + sum(refused.values()) == OPERATIONS
     events = list(TableEvent.objects.filter(kind=TableEventKind.MORALE).order_by("id"))
     assert len(events) == sum(accepted.values())
-    assert accepted[table.SPEND_HOPE] and accepted[table.GAIN_DESPAIR]  # a real mix happened
+    assert accepted[morale.SPEND_HOPE] and accepted[morale.GAIN_DESPAIR]  # a real mix happened
 
     state, fragility = _replay(characters, events)
     pool = MoralePool.objects.get(campaign=campaign)
@@ -135,7 +135,7 @@ def test_a_double_submit_stores_one_roll(postgres, campaign, player, aelis):
             barrier.wait()
             seen = campaign_get_for_member(user=player, pk=campaign.pk)
             results.append(
-                table.roll_create(
+                services.roll_create(
                     campaign=seen,
                     by=player,
                     request=RollRequest(characteristic="strength", skills=("melee",), impact=1),

@@ -8,10 +8,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from campaigns.models import Arc
 from characters.models import Character, CharacterChange
 from rules.check import Check, roll_check
-from sessions import services as table
+from sessions import checks, consequences, morale, services
+from sessions.checks import RollRequest
 from sessions.models import Injury, MoralePool, Roll, TableEvent, Visibility
 from sessions.selectors import events_for_user, morale_panel, used_in_arc
-from sessions.services import RollRequest
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import key, set_pool
 
@@ -31,7 +31,7 @@ class Dice:
 def roll(campaign, user, character, as_member, rng=None, idempotency_key=None, **declared):
     declared.setdefault("characteristic", "strength")
     declared.setdefault("skills", ("melee",))
-    return table.roll_create(
+    return services.roll_create(
         campaign=as_member(campaign, user),
         by=user,
         request=RollRequest(**declared),
@@ -66,7 +66,7 @@ def test_the_sheet_adds_its_own_dice_and_agony_with_their_cause(campaign, aelis)
     aelis.exhaustion = 2
     aelis.agony = 1
     aelis.special_state = "comedown"
-    prepared = table.check_prepare(
+    prepared = checks.check_prepare(
         request=RollRequest(characteristic="strength", skills=("melee",), difficulty=8),
         character=aelis,
     )
@@ -79,7 +79,7 @@ def test_the_sheet_adds_its_own_dice_and_agony_with_their_cause(campaign, aelis)
 def test_a_special_state_gives_a_boon_die_and_ignores_agony(campaign, aelis):
     aelis.agony = 2
     aelis.special_state = "fury"
-    prepared = table.check_prepare(
+    prepared = checks.check_prepare(
         request=RollRequest(characteristic="strength", skills=("melee",), difficulty=8),
         character=aelis,
     )
@@ -87,11 +87,11 @@ def test_a_special_state_gives_a_boon_die_and_ignores_agony(campaign, aelis):
 
 
 def test_hope_can_replace_a_characteristic_by_might(campaign, aelis):
-    prepared = table.check_prepare(
+    prepared = checks.check_prepare(
         request=RollRequest(characteristic="strength", substitute=True), character=aelis
     )
     assert prepared.substituted_by == "might"
-    secondary = table.check_prepare(
+    secondary = checks.check_prepare(
         request=RollRequest(characteristic="finesse", substitute=True), character=aelis
     )
     assert secondary.substituted_by == "harmony"
@@ -159,7 +159,7 @@ def test_a_player_rolls_only_for_their_own_character(campaign, other_player, ael
 
 def test_a_player_cannot_hide_a_roll_from_the_storyteller(campaign, player, aelis, as_member):
     with pytest.raises(ValidationError):
-        table.roll_create(
+        services.roll_create(
             campaign=as_member(campaign, player),
             by=player,
             request=RollRequest(characteristic="strength"),
@@ -188,7 +188,7 @@ def test_secret_and_hidden_rolls_are_seen_only_by_whom_they_concern(
     campaign, storyteller, player, other_player, aelis, as_member
 ):
     def secret(user, character, visibility):
-        table.roll_create(
+        services.roll_create(
             campaign=as_member(campaign, user),
             by=user,
             request=RollRequest(characteristic="strength", skill_level=1, characteristic_value=2),
@@ -211,20 +211,20 @@ def test_secret_and_hidden_rolls_are_seen_only_by_whom_they_concern(
 
 
 def move(campaign, user, as_member, action, **kw):
-    return table.morale_change(campaign=as_member(campaign, user), by=user, action=action, **kw)
+    return services.morale_change(campaign=as_member(campaign, user), by=user, action=action, **kw)
 
 
 def test_gains_follow_the_overflow_rules(campaign, storyteller, aelis, brann, as_member):
     for _ in range(2):
-        move(campaign, storyteller, as_member, table.GAIN_DESPAIR)
-    change = move(campaign, storyteller, as_member, table.GAIN_HOPE)  # full: a despair goes
+        move(campaign, storyteller, as_member, morale.GAIN_DESPAIR)
+    change = move(campaign, storyteller, as_member, morale.GAIN_HOPE)  # full: a despair goes
     assert (change.state.hope, change.state.despair) == (0, 1)
     for _ in range(3):  # H 1 (room), then D 0 (full), then H 2
-        move(campaign, storyteller, as_member, table.GAIN_HOPE)
+        move(campaign, storyteller, as_member, morale.GAIN_HOPE)
     panel = morale_panel(campaign=campaign, user=storyteller)
     assert (panel.hope, panel.despair, panel.galvanized) == (2, 0, True)
     # Galvanisé: a character may take the point as personal hope.
-    move(campaign, storyteller, as_member, table.GAIN_HOPE, taker_id=aelis.pk)
+    move(campaign, storyteller, as_member, morale.GAIN_HOPE, taker_id=aelis.pk)
     aelis.refresh_from_db()
     assert aelis.personal_hope == 1
 
@@ -234,7 +234,7 @@ def test_tormented_group_gives_fragility_when_nobody_can_take_despair(
 ):
     set_pool(campaign, despair=2)
     Character.objects.update(personal_despair=2)  # both at their cap (Exaltation 3 → 2)
-    change = move(campaign, storyteller, as_member, table.GAIN_DESPAIR)
+    change = move(campaign, storyteller, as_member, morale.GAIN_DESPAIR)
     assert sorted(change.fragility) == sorted([aelis.pk, brann.pk])
     assert set(Character.objects.values_list("fragility", flat=True)) == {1}
 
@@ -244,13 +244,13 @@ def test_a_player_spends_for_their_character_only(
 ):
     set_pool(campaign, hope=1)
     with pytest.raises(PermissionDenied):
-        move(campaign, other_player, as_member, table.SPEND_HOPE, character_id=aelis.pk)
+        move(campaign, other_player, as_member, morale.SPEND_HOPE, character_id=aelis.pk)
     with pytest.raises(PermissionDenied):
-        move(campaign, player, as_member, table.GAIN_HOPE)
-    move(campaign, player, as_member, table.SPEND_HOPE, character_id=aelis.pk)
+        move(campaign, player, as_member, morale.GAIN_HOPE)
+    move(campaign, player, as_member, morale.SPEND_HOPE, character_id=aelis.pk)
     assert MoralePool.objects.get().hope == 0
     with pytest.raises(ValidationError):
-        move(campaign, player, as_member, table.SPEND_HOPE, character_id=aelis.pk)
+        move(campaign, player, as_member, morale.SPEND_HOPE, character_id=aelis.pk)
     assert TableEvent.objects.count() == 1
 
 
@@ -259,12 +259,12 @@ def test_exploits_need_unanimity_and_spend_everything(
 ):
     set_pool(campaign, despair=2)
     with pytest.raises(ValidationError):
-        move(campaign, storyteller, as_member, table.DESPAIR_EXPLOIT, agreeing=[aelis.pk])
+        move(campaign, storyteller, as_member, morale.DESPAIR_EXPLOIT, agreeing=[aelis.pk])
     change = move(
         campaign,
         storyteller,
         as_member,
-        table.DESPAIR_EXPLOIT,
+        morale.DESPAIR_EXPLOIT,
         agreeing=[aelis.pk, brann.pk],
         rng=Dice(8, 3),
     )
@@ -274,11 +274,11 @@ def test_exploits_need_unanimity_and_spend_everything(
 
 def test_states_are_entered_by_the_rules(campaign, storyteller, player, aelis, brann, as_member):
     with pytest.raises(ValidationError):  # Flamboyance needs a Galvanised group
-        move(campaign, player, as_member, table.STATE_ENTER, character_id=aelis.pk, state="blaze")
-    move(campaign, player, as_member, table.STATE_ENTER, character_id=aelis.pk, state="serenity")
+        move(campaign, player, as_member, morale.STATE_ENTER, character_id=aelis.pk, state="blaze")
+    move(campaign, player, as_member, morale.STATE_ENTER, character_id=aelis.pk, state="serenity")
     aelis.refresh_from_db()
     assert aelis.special_state == "serenity"
-    move(campaign, storyteller, as_member, table.STATE_END, character_id=aelis.pk)
+    move(campaign, storyteller, as_member, morale.STATE_END, character_id=aelis.pk)
     aelis.refresh_from_db()
     assert aelis.special_state == "comedown"
 
@@ -291,8 +291,8 @@ def test_a_critical_failure_rolls_on_the_aggravation_table(
 ):
     failed = roll(campaign, player, aelis, as_member, Dice(1, 1, 1, 1, 5), skills=())
     assert failed.outcome == "critical_failure"
-    assert table.consequences_available(failed) == ["critical", "fate"]
-    event = table.consequence_apply(
+    assert consequences.consequences_available(failed) == ["critical", "fate"]
+    event = services.consequence_apply(
         campaign=as_member(campaign, storyteller),
         by=storyteller,
         roll_id=failed.pk,
@@ -303,13 +303,13 @@ def test_a_critical_failure_rolls_on_the_aggravation_table(
     assert (aelis.aggravation, aelis.fragility) == (1, 1)  # Fragilité 0, d10 3: Fragilisation
     assert "Fragilisation" in event.summary
     with pytest.raises(ValidationError):  # once per roll
-        table.consequence_apply(
+        services.consequence_apply(
             campaign=as_member(campaign, storyteller),
             by=storyteller,
             roll_id=failed.pk,
             kind="critical",
         )
-    table.consequence_apply(
+    services.consequence_apply(
         campaign=as_member(campaign, storyteller), by=storyteller, roll_id=failed.pk, kind="fate"
     )
     assert MoralePool.objects.get().fate == 1
@@ -322,7 +322,7 @@ def test_resilience_avoids_the_critical_or_is_refused(
     aelis.save()
     failed = roll(campaign, player, aelis, as_member, Dice(1, 1, 1, 1), skills=())
     with pytest.raises(ValidationError):  # Aggravation 3 costs 3, she has 2
-        table.consequence_apply(
+        services.consequence_apply(
             campaign=as_member(campaign, storyteller),
             by=storyteller,
             roll_id=failed.pk,
@@ -336,7 +336,7 @@ def test_resilience_avoids_the_critical_or_is_refused(
 def test_players_do_not_apply_consequences(campaign, player, aelis, as_member):
     done = roll(campaign, player, aelis, as_member, Dice(10, 4), skills=())
     with pytest.raises(PermissionDenied):
-        table.consequence_apply(
+        services.consequence_apply(
             campaign=as_member(campaign, player), by=player, roll_id=done.pk, kind="fortune"
         )
 
@@ -344,7 +344,7 @@ def test_players_do_not_apply_consequences(campaign, player, aelis, as_member):
 def test_fortune_for_a_critical_success(campaign, storyteller, player, aelis, as_member):
     done = roll(campaign, player, aelis, as_member, Dice(10, 4), skills=())
     assert done.outcome == "critical_success"
-    table.consequence_apply(
+    services.consequence_apply(
         campaign=as_member(campaign, storyteller), by=storyteller, roll_id=done.pk, kind="fortune"
     )
     aelis.refresh_from_db()
@@ -365,7 +365,7 @@ def test_used_in_arc_lists_what_each_character_rolled(campaign, player, aelis, a
 
 def critical_on_table(campaign, storyteller, player, character, as_member, face):
     failed = roll(campaign, player, character, as_member, Dice(1, 1, 1, 1), skills=())
-    table.consequence_apply(
+    services.consequence_apply(
         campaign=as_member(campaign, storyteller),
         by=storyteller,
         roll_id=failed.pk,
@@ -387,7 +387,7 @@ def test_a_broken_bone_hinders_the_rolls_that_declare_it_until_healed(
     assert "Blessure : Os de bras ou de jambe fracturés" in str(hindered.inputs["causes"])
     with pytest.raises(ValidationError):  # not Brann's injury
         roll(campaign, other_player, brann, as_member, injuries=(injury.pk,))
-    table.injury_heal(
+    services.injury_heal(
         campaign=as_member(campaign, storyteller), by=storyteller, injury_id=injury.pk
     )
     with pytest.raises(ValidationError):  # healed
@@ -407,10 +407,10 @@ def test_a_stomach_wound_holds_its_agony_until_healed(
         True,
         4,
     )
-    table.injury_heal(
+    services.injury_heal(
         campaign=as_member(campaign, storyteller), by=storyteller, injury_id=injury.pk
     )
     aelis.refresh_from_db()
     assert not aelis.agony_locked
     with pytest.raises(PermissionDenied):
-        table.injury_heal(campaign=as_member(campaign, player), by=player, injury_id=injury.pk)
+        services.injury_heal(campaign=as_member(campaign, player), by=player, injury_id=injury.pk)

@@ -9,9 +9,9 @@ from django.urls import reverse
 from campaigns.policy import campaign_get_for_member
 from rules.check import Check
 from rules.odds import check_odds
-from sessions import services as table
+from sessions import services
+from sessions.checks import RollRequest
 from sessions.models import MoralePool, Roll, TableEvent, Visibility
-from sessions.services import RollRequest
 from tests.altherion.test_csp import assert_csp_safe
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import key
@@ -45,7 +45,7 @@ def roll_data(character, **extra):
 
 
 def stored_roll(campaign, user, character, visibility=Visibility.PUBLIC, seed=1):
-    return table.roll_create(
+    return services.roll_create(
         campaign=campaign_get_for_member(user=user, pk=campaign.pk),
         by=user,
         request=RollRequest(

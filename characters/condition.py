@@ -1,0 +1,225 @@
+"""Damage, rest and care (§3, §4, §8): what play does to a character's gauges and condition.
+
+Each action locks the sheet, lets the rules engine compute the new gauges and states, checks the
+whole sheet, records every changed column in the history under one version and returns French
+notes for the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace as dataclass_replace
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from characters import sheet
+from characters.models import ChangeAction, Character
+from characters.services import (
+    character_lock,
+    character_record_changes,
+    rule_error_to_validation_error,
+    validate_sheet,
+)
+from rules import gauges as gauges_rules
+from rules import reference
+from rules import rest as rest_rules
+from rules import states as states_rules
+from rules.errors import RuleError
+from rules.gauges import Gauge
+
+# The columns an action may change; the history records those that did.
+ACTION_COLUMNS = (
+    *(f"{gauge}_{attr}" for gauge in reference.GAUGES for attr in sheet.GAUGE_ATTRS),
+    "agony",
+    "aggravation",
+    "special_state",
+    "resilience_points",
+)
+
+
+def _gauge_label(gauge: str) -> str:
+    return reference.LABELS[gauge]
+
+
+def _check_gauge(gauge: str) -> None:
+    if gauge not in reference.GAUGES:
+        raise ValidationError({"gauge": "Cette constitution n'existe pas."})
+
+
+def _snapshot(character: Character) -> dict[str, Any]:
+    return {column: getattr(character, column) for column in ACTION_COLUMNS}
+
+
+def _record_columns(character: Character, *, before: dict[str, Any], by, action: str) -> Character:
+    """Check the sheet and record the columns that differ from `before` (nothing if none do)."""
+    diff = {
+        column: (old, getattr(character, column))
+        for column, old in before.items()
+        if getattr(character, column) != old
+    }
+    if not diff:
+        return character
+    validate_sheet(character)
+    return character_record_changes(
+        character, changes=diff, by=by, action=action, update_fields=list(diff)
+    )
+
+
+# --- damage ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def character_damage(
+    *, character: Character | int, gauge: str, amount: int, scars: int = 0, by
+) -> list[str]:
+    """Deal `amount` damage to a gauge (ephemeral points first, §3), `scars` of it serious;
+    reaching 0 Vitalité gives Agonie and péril (§8). Returns French notes for the player."""
+    _check_gauge(gauge)
+    if scars > amount:
+        raise ValidationError(
+            {"scars": "Les blessures graves ne peuvent dépasser les dégâts infligés."}
+        )
+    locked = character_lock(character)
+    before = _snapshot(locked)
+    current = sheet.gauges(locked)
+    hit = current[gauge]
+    after = gauges_rules.take_damage(hit, amount)
+    if scars:
+        after = dataclass_replace(after, scars=after.scars + scars)
+    current[gauge] = after
+    if gauge == "vitality" and after.current == 0 and hit.current > 0:
+        locked.agony = states_rules.agony_at_zero(locked.agony)
+    sheet.store_gauges(locked, current)
+    outlook = states_rules.outlook(
+        current, locked.fragility, locked.exhaustion, hits={gauge: amount}
+    )
+    notes = _damage_notes(gauge, hit, after, scars=scars, outlook=outlook)
+    _record_columns(locked, before=before, by=by, action=ChangeAction.DAMAGE)
+    return notes
+
+
+def _damage_notes(
+    gauge: str, hit: Gauge, after: Gauge, *, scars: int, outlook: states_rules.Outlook
+) -> list[str]:
+    """What the player reads after a hit: the gauge before → after, péril, and what follows."""
+    label = _gauge_label(gauge)
+    notes = [
+        f"{label} : {hit.current} → {after.current}"
+        + (f", éphémère {hit.ephemeral} → {after.ephemeral}" if hit.ephemeral else "")
+        + (f", cicatrices {hit.scars} → {after.scars}" if scars else "")
+        + "."
+    ]
+    if after.peril and not hit.peril:
+        notes.append(f"{label} en péril jusqu'à stabilisation.")
+    if outlook.dead:
+        notes.append("Le personnage meurt.")
+    elif outlook.unconscious:
+        notes.append("Le personnage perd connaissance.")
+    elif outlook.discouraged:
+        notes.append("Le personnage est découragé.")
+    return notes
+
+
+# --- rest ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def character_rest(
+    *, character: Character | int, rank: str, rib_cage: bool = False, by
+) -> list[str]:
+    """Take a rest of `rank` (§4): gauges restored by the rules, Résilience points back after a
+    rest with no scars and no wounds, a full rest clears Aggravation and Descente (§7, §8)."""
+    locked = character_lock(character)
+    before = _snapshot(locked)
+    scores = sheet.rules_sheet.sheet_scores(sheet.characteristics(locked))
+    harder = _harder_rest_gauges(rib_cage=rib_cage)
+    try:
+        result = rest_rules.rest(
+            sheet.gauges(locked),
+            rank,
+            might=scores.might,
+            harmony=scores.harmony,
+            exhaustion=locked.exhaustion,
+            harder_gauges=harder,
+        )
+    except RuleError as error:
+        raise rule_error_to_validation_error(error) from error
+    sheet.store_gauges(locked, result.gauges)
+    if result.resilience_refilled:
+        locked.resilience_points = scores.rows["resilience"]
+    if result.full_rest:
+        _clear_after_full_rest(locked)
+    notes = [_rest_note(rank, before=before, character=locked)]
+    _record_columns(locked, before=before, by=by, action=ChangeAction.REST)
+    return notes
+
+
+def _harder_rest_gauges(*, rib_cage: bool) -> tuple[str, ...]:
+    """The gauges a wounded rib cage makes one rank harder to restore (§4), else none."""
+    if not rib_cage:
+        return ()
+    rib = next(e for e in reference.AGGRAVATION_TABLE[4] if e.key == "rib_cage")
+    return rib.harder_rest_gauges
+
+
+def _clear_after_full_rest(character: Character) -> None:
+    after = states_rules.after_full_rest(
+        sheet.condition(character), stable=not character.vitality_peril
+    )
+    character.aggravation, character.agony = after.aggravation, after.agony
+    character.special_state = after.state or "none"
+
+
+def _rest_note(rank: str, *, before: dict[str, Any], character: Character) -> str:
+    """« Repos normal : Vitalité 3 → 8, … »: every gauge before → after the rest."""
+    label = next(r.label for r in reference.REST_RANKS if r.key == rank)
+    gauges = ", ".join(
+        f"{_gauge_label(g)} {before[f'{g}_current']} → {getattr(character, f'{g}_current')}"
+        for g in reference.GAUGES
+    )
+    return f"Repos {label} : {gauges}."
+
+
+# --- care ------------------------------------------------------------------------------------
+
+
+def _tend_gauge(
+    *, character: Character | int, gauge: str, tend: Callable[[Gauge], Gauge], by, action: str
+) -> tuple[int, Gauge]:
+    """Replace one gauge by `tend(gauge)` and record it; returns (current before, new gauge)."""
+    _check_gauge(gauge)
+    locked = character_lock(character)
+    before = _snapshot(locked)
+    current = sheet.gauges(locked)
+    current[gauge] = tend(current[gauge])
+    sheet.store_gauges(locked, current)
+    _record_columns(locked, before=before, by=by, action=action)
+    return before[f"{gauge}_current"], current[gauge]
+
+
+@transaction.atomic
+def character_stabilise(*, character: Character | int, gauge: str, by) -> list[str]:
+    """Stabilise a gauge after care (§3, §8): it leaves péril."""
+    _tend_gauge(
+        character=character,
+        gauge=gauge,
+        tend=gauges_rules.stabilise,
+        by=by,
+        action=ChangeAction.STABILISE,
+    )
+    return [f"{_gauge_label(gauge)} stabilisée."]
+
+
+@transaction.atomic
+def character_heal(*, character: Character | int, gauge: str, points: int, by) -> list[str]:
+    """Restore `points` to a gauge (care, a healing spell's result), never above its maximum."""
+    was, healed = _tend_gauge(
+        character=character,
+        gauge=gauge,
+        tend=lambda current: gauges_rules.heal(current, points),
+        by=by,
+        action=ChangeAction.HEAL,
+    )
+    return [f"{_gauge_label(gauge)} : {was} → {healed.current}."]

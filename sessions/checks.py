@@ -1,0 +1,309 @@
+"""A check before it is rolled: what the player declares, and the engine's Check it becomes (§5).
+
+The sheet adds its own dice (Épuisement, Découragement, special states, injuries) and Agonie;
+`check_prepare` turns a declaration and a sheet into the rules engine's `Check` with those dice
+and their French causes, for the roll itself and for the odds shown beside the form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from characters.models import Character, SpecialState
+from characters.services import rule_error_to_validation_error
+from rules import morale as rules_morale
+from rules import reference
+from rules import sheet as rules_sheet
+from rules import states as rules_states
+from rules.check import Check, combined_skill
+from rules.errors import RuleError
+from rules.gauges import Gauge
+from sessions.errors import violation
+from sessions.injuries import injury_effect
+from sessions.models import Injury
+
+# §1: the nine main characteristics, then the six secondary ones (column and row scores).
+MAIN_CHARACTERISTICS: tuple[str, ...] = reference.CHARACTERISTICS
+SECONDARY_CHARACTERISTICS: tuple[str, ...] = (*reference.COLUMNS, *reference.ROWS)
+CHARACTERISTIC_KEYS: tuple[str, ...] = (*MAIN_CHARACTERISTICS, *SECONDARY_CHARACTERISTICS)
+ROLLED_SKILLS: tuple[reference.Skill, ...] = tuple(s for s in reference.SKILLS if s.rolled)
+MAX_DICE_INPUT = 20
+
+
+def characteristic_label(key: str) -> str:
+    return reference.LABELS.get(key, key)
+
+
+def skill_label(key: str) -> str:
+    skill = reference.SKILLS_BY_KEY.get(key)
+    return skill.label if skill else key
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """What a player declares before rolling (§5), shape-checked by forms and serializers.
+
+    `boon`/`bane` are the dice the situation adds (the Conteur's call); the sheet's own dice
+    (Épuisement, Découragement, Descente, special states) and Agonie are added by the service.
+    `impact` buys boon dice with Impact points; `hope` buys +1 each. The hope options cost one
+    hope point each, the despair options one despair point each, from `*_source`."""
+
+    characteristic: str
+    skills: tuple[str, ...] = ()
+    complexity: int = 0
+    difficulty: int = 0
+    expertise: bool = False
+    boon: int = 0
+    bane: int = 0
+    impact: int = 0
+    hope: int = 0
+    hope_source: str = rules_morale.PERSONAL
+    cancel_critical_failure: bool = False
+    substitute: bool = False  # hope: Puissance for a main characteristic, Harmonie for a secondary
+    despair_source: str = rules_morale.PERSONAL
+    narrow_success: bool = False
+    fury: bool = False  # despair: enter Acharnement
+    fortune_fate: bool = False  # despair: every character +1 Fortune, the Conteur +1 Fatalité
+    # A roll with no character (the Conteur's NPC) gives its values directly.
+    characteristic_value: int | None = None
+    skill_level: int | None = None
+    label: str = ""
+    injuries: tuple[int, ...] = ()  # the roller's injuries that hinder this roll (§8)
+
+    @property
+    def hope_points(self) -> int:
+        return self.hope + int(self.cancel_critical_failure) + int(self.substitute)
+
+    @property
+    def despair_points(self) -> int:
+        return int(self.narrow_success) + int(self.fury) + int(self.fortune_fate)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["skills"] = list(self.skills)
+        data["injuries"] = list(self.injuries)
+        return data
+
+
+@dataclass(frozen=True)
+class Cause:
+    """A die or point the sheet adds by itself, with its French cause, shown beside the form."""
+
+    kind: str  # "boon" | "bane" | "agony"
+    count: int
+    label: str
+
+
+@dataclass(frozen=True)
+class PreparedCheck:
+    """The engine's Check and how it was made: values used and the sheet's automatic dice."""
+
+    check: Check
+    characteristic_value: int
+    skill_level: int
+    causes: tuple[Cause, ...] = ()
+    substituted_by: str = ""  # "might" | "harmony" when hope replaces the characteristic
+
+
+# --- the sheet's condition --------------------------------------------------------------------
+
+
+def _characteristics(character: Character) -> rules_sheet.Characteristics:
+    return rules_sheet.Characteristics(
+        **{name: getattr(character, name) for name in MAIN_CHARACTERISTICS}
+    )
+
+
+def characteristic_value(character: Character, key: str) -> int:
+    """A main characteristic as stored, or a secondary one (column or row score) from the rules."""
+    if key in MAIN_CHARACTERISTICS:
+        return getattr(character, key)
+    chars = _characteristics(character)
+    if key in reference.COLUMNS:
+        return rules_sheet.column_score(chars, key)
+    return rules_sheet.row_score(chars, key)
+
+
+def is_discouraged(character: Character) -> bool:
+    """Découragement: Confiance collapsed (§8), computed by the rules engine."""
+    gauge = Gauge(
+        maximum=rules_sheet.gauge_maximum(character.premice_confidence, character.exaltation),
+        current=character.confidence_current,
+        scars=character.confidence_scars,
+        ephemeral=character.confidence_ephemeral,
+        stabilised=character.confidence_stabilised,
+    )
+    return rules_states.gauge_collapsed(gauge)
+
+
+def _state(character: Character | None) -> str | None:
+    if character is None or character.special_state == SpecialState.NONE:
+        return None
+    return character.special_state
+
+
+def condition_of(character: Character) -> rules_states.Condition:
+    return rules_states.Condition(
+        fragility=character.fragility,
+        exhaustion=character.exhaustion,
+        aggravation=character.aggravation,
+        agony=character.agony,
+        agony_locked=character.agony_locked,
+        state=_state(character),
+        discouraged=is_discouraged(character),
+    )
+
+
+def sheet_causes(character: Character | None) -> tuple[Cause, ...]:
+    """The boon and bane dice and the Agonie the sheet implies on every roll (§5, §7, §8)."""
+    if character is None:
+        return ()
+    condition = condition_of(character)
+    state = condition.state
+    causes: list[Cause] = []
+    boon, bane = rules_states.state_dice(state)
+    if boon:
+        causes.append(Cause("boon", boon, rules_states.STATE_LABELS[state]))
+    if condition.exhaustion:
+        causes.append(Cause("bane", condition.exhaustion, f"Épuisement {condition.exhaustion}"))
+    if condition.discouraged:
+        causes.append(Cause("bane", 1, "Découragement"))
+    if bane:
+        causes.append(Cause("bane", bane, rules_states.STATE_LABELS[state]))
+    agony = rules_states.effective_agony(condition.agony, state)
+    if agony:
+        causes.append(Cause("agony", agony, f"Agonie {agony}"))
+    elif condition.agony:
+        causes.append(Cause("agony", 0, f"Agonie {condition.agony} ignorée (état spécial)"))
+    return tuple(causes)
+
+
+# --- from a declaration to the engine's Check -------------------------------------------------
+
+
+def check_prepare(
+    *,
+    request: RollRequest,
+    character: Character | None,
+    state: str | None = None,
+    injuries: Sequence[Injury] = (),
+) -> PreparedCheck:
+    """Turn a declaration and a sheet into the engine's Check (§5), with the sheet's own dice.
+
+    `state` overrides the character's special state (a roll that enters Acharnement first);
+    `injuries` are the roller's injuries the player says hinder this roll (their dice, §8)."""
+    if request.characteristic not in CHARACTERISTIC_KEYS:
+        raise violation("characteristic", "Cette caractéristique n'existe pas.")
+    if character is None:
+        value, level, substituted = _npc_characteristic(request), request.skill_level or 0, ""
+        causes: tuple[Cause, ...] = ()
+        condition = rules_states.Condition()
+    else:
+        if state is not None:
+            character = _with_state(character, state)
+        level = _skill_level(request, character)
+        value, substituted = _rolled_characteristic(request, character)
+        causes = sheet_causes(character)
+        condition = condition_of(character)
+    wounds = _injury_causes(injuries)
+    check = _engine_check(
+        request,
+        skill=level,
+        characteristic=value,
+        condition=condition,
+        injury_bane=sum(cause.count for cause in wounds),
+    )
+    return PreparedCheck(check, value, level, (*causes, *wounds), substituted)
+
+
+def _npc_characteristic(request: RollRequest) -> int:
+    """A roll without a character gives its characteristic's value itself."""
+    if request.characteristic_value is None:
+        raise violation(
+            "characteristic_value", "Sans personnage, donnez la valeur de la caractéristique."
+        )
+    return request.characteristic_value
+
+
+def _skill_rows(character: Character) -> dict[str, Any]:
+    return {row.key: row for row in character.skills.all()}
+
+
+def _skill_level(request: RollRequest, character: Character) -> int:
+    """The combined level of the rolled skills (0 for one the sheet lacks), refusing theoretical
+    and unknown skills, and an expertise the character does not have."""
+    rows = _skill_rows(character)
+    levels = []
+    for key in request.skills:
+        row = rows.get(key)
+        skill = reference.SKILLS_BY_KEY.get(key)
+        if skill is not None and not skill.rolled:
+            raise violation(
+                "skills", f"{skill.label} est une compétence théorique : elle ne se lance pas."
+            )
+        if skill is None and row is None:
+            raise violation("skills", f"Compétence inconnue : « {key} ».")
+        levels.append(row.level if row is not None else 0)
+    if request.expertise and not any(
+        rows.get(key) is not None and rows[key].expertises for key in request.skills
+    ):
+        raise violation(
+            "expertise", "Ce personnage n'a aucune expertise dans la compétence lancée."
+        )
+    return combined_skill(*levels)
+
+
+def _rolled_characteristic(request: RollRequest, character: Character) -> tuple[int, str]:
+    """The characteristic's value, or Puissance / Harmonie when hope substitutes it."""
+    if not request.substitute:
+        return characteristic_value(character, request.characteristic), ""
+    chars = _characteristics(character)
+    if request.characteristic in MAIN_CHARACTERISTICS:
+        return rules_sheet.might(chars), "might"
+    return rules_sheet.harmony(chars), "harmony"
+
+
+def _injury_causes(injuries: Sequence[Injury]) -> tuple[Cause, ...]:
+    """The impuissance dice of the declared injuries (§8), one cause each."""
+    causes = []
+    for injury in injuries:
+        effect = injury_effect(injury)
+        if effect is not None and effect.bane_dice:
+            causes.append(Cause("bane", effect.bane_dice, f"Blessure : {effect.label}"))
+    return tuple(causes)
+
+
+def _engine_check(
+    request: RollRequest,
+    *,
+    skill: int,
+    characteristic: int,
+    condition: rules_states.Condition,
+    injury_bane: int,
+) -> Check:
+    """The rules engine's Check, its refusals translated once into a ValidationError."""
+    try:
+        return Check(
+            skill=skill,
+            complexity=request.complexity,
+            characteristic=characteristic,
+            difficulty=request.difficulty,
+            expertise=request.expertise,
+            boon=request.boon + rules_states.boon_dice(condition, impact_points=request.impact),
+            bane=request.bane + rules_states.bane_dice(condition, injury_bane=injury_bane),
+            hope=request.hope,
+            agony=rules_states.effective_agony(condition.agony, condition.state),
+            cancel_critical_failure=request.cancel_critical_failure,
+            narrow_success=request.narrow_success,
+        )
+    except RuleError as error:
+        raise rule_error_to_validation_error(error) from error
+
+
+def _with_state(character: Character, state: str) -> Character:
+    clone = Character(**{f.attname: getattr(character, f.attname) for f in Character._meta.fields})
+    clone.special_state = state
+    clone._prefetched_objects_cache = getattr(character, "_prefetched_objects_cache", {})
+    return clone

@@ -1,0 +1,159 @@
+"""A roll's price and record: what it costs the sheet and the Moral, and what the log keeps (§5).
+
+These steps compute and refuse; `sessions.services.roll_create` locks, calls them in order,
+rolls the check and writes the result in one transaction.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from campaigns.models import Arc, ArcStatus, Campaign
+from campaigns.policy import is_storyteller
+from characters.models import Character, SpecialState
+from rules import morale as rules_morale
+from rules import reference
+from rules import states as rules_states
+from rules.check import RandomSource
+from sessions.checks import PreparedCheck, RollRequest, characteristic_label, skill_label
+from sessions.errors import rule_call, violation
+from sessions.models import Roll, Visibility
+
+FORTUNE_FATE_MESSAGE = "Chaque personnage gagne 1 Fortune, le Conteur 1 Fatalité."
+
+
+def arc_open(campaign_id: int) -> Arc | None:
+    return (
+        Arc.objects.filter(campaign_id=campaign_id, status=ArcStatus.OPEN)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def roll_existing(*, campaign: Campaign, by, key: str) -> Roll | None:
+    """The roll this user already stored with this idempotency key (`created` False), if any."""
+    roll = Roll.objects.filter(rolled_by=by, idempotency_key=key).first()
+    if roll is None:
+        return None
+    if roll.campaign_id != campaign.pk:
+        raise violation("idempotency_key", "Cette clé d'idempotence sert déjà à un autre jet.")
+    roll.created = False
+    return roll
+
+
+def visibility_allowed(campaign: Campaign, visibility: str) -> str:
+    """The visibility the roll is stored with: the Conteur's secret roll is hidden from everyone,
+    and only the Conteur may hide one."""
+    storyteller = is_storyteller(campaign)
+    if visibility not in Visibility.values:
+        raise violation("visibility", "Visibilité inconnue.")
+    if storyteller and visibility == Visibility.STORYTELLER:
+        return Visibility.HIDDEN  # the Conteur's secret roll is hidden from everyone
+    if not storyteller and visibility == Visibility.HIDDEN:
+        raise violation("visibility", "Seul le Conteur peut cacher un jet ; choisissez « secret ».")
+    return visibility
+
+
+def spends_morale(request: RollRequest) -> bool:
+    """Whether the roll is paid with hope or despair (then the whole group is locked)."""
+    return bool(request.hope_points or request.despair_points or request.fortune_fate)
+
+
+def npc_roll_check(campaign: Campaign, request: RollRequest) -> None:
+    """A roll without a character is the Conteur's, and has no Impact or Moral to spend."""
+    if not is_storyteller(campaign):
+        raise violation("character", "Choisissez le personnage qui lance.")
+    if spends_morale(request) or request.impact:
+        raise violation("character", "Un jet sans personnage ne peut dépenser ni Impact ni Moral.")
+
+
+def roll_costs(
+    character: Character | None, request: RollRequest
+) -> tuple[dict[int, dict[str, Any]], str | None]:
+    """The sheet changes the roll costs (Impact spent, Acharnement entered), by character id,
+    and the special state the check is rolled in."""
+    changes: dict[int, dict[str, Any]] = {}
+    state = None
+    if character is not None and request.impact:
+        if request.impact > character.impact_points:
+            raise violation(
+                "impact",
+                f"{character.name} n'a que {character.impact_points} point(s) d'Impact.",
+            )
+        changes.setdefault(character.pk, {})["impact_points"] = (
+            character.impact_points - request.impact
+        )
+    if request.fury:
+        if not rules_states.may_enter(rules_states.FURY, spent_despair=True):
+            raise violation("fury", "Impossible d'entrer en Acharnement.")
+        state = rules_states.FURY
+        changes.setdefault(character.pk, {})["special_state"] = SpecialState.FURY
+    return changes, state
+
+
+def morale_paid(
+    before: rules_morale.Morale, key: str, request: RollRequest
+) -> rules_morale.Transition:
+    """Spend the roll's hope points, then its despair points, from their sources (§6)."""
+    after = before
+    spent: list[rules_morale.MoraleEvent] = []
+    for _ in range(request.hope_points):
+        after, events = rule_call(
+            lambda a=after: rules_morale.spend_hope(a, key, request.hope_source)
+        )
+        spent += events
+    for _ in range(request.despair_points):
+        after, events = rule_call(
+            lambda a=after: rules_morale.spend_despair(a, key, request.despair_source)
+        )
+        spent += events
+    return after, spent
+
+
+def fortune_for_all(members: list[Character], changes: dict[int, dict[str, Any]]) -> None:
+    """Add to `changes` the 1 Fortune each character of the group gains (§14, capped)."""
+    for member in members:
+        fortune = changes.get(member.pk, {}).get("fortune", member.fortune)
+        changes.setdefault(member.pk, {})["fortune"] = rules_states.gain_capped(
+            fortune, reference.FORTUNE_MAX
+        )
+
+
+def roll_inputs(request: RollRequest, prepared: PreparedCheck) -> dict[str, Any]:
+    """What the roll keeps of its declaration and of the Check it became, for its breakdown."""
+    check = prepared.check
+    return {
+        **request.to_dict(),
+        "characteristic_value": prepared.characteristic_value,
+        "skill_level": prepared.skill_level,
+        "substituted_by": prepared.substituted_by,
+        "causes": [c.__dict__ for c in prepared.causes],
+        "check": {
+            "skill": check.skill,
+            "complexity": check.complexity,
+            "characteristic": check.characteristic,
+            "difficulty": check.difficulty,
+            "expertise": check.expertise,
+            "boon": check.boon,
+            "bane": check.bane,
+            "hope": check.hope,
+            "agony": check.agony,
+        },
+    }
+
+
+def roll_summary(roll: Roll, who: str) -> str:
+    skills = " / ".join(skill_label(k) for k in roll.skills) or "sans compétence"
+    label = f" — {roll.label}" if roll.label else ""
+    outcome = roll.breakdown.get("outcome_label", roll.outcome)
+    zone = " · Zone !" if roll.zone else ""
+    return (
+        f"{who} : {characteristic_label(roll.characteristic)} + {skills}{label} → "
+        f"{roll.total} contre {roll.target}, {outcome}{zone}"
+    )
+
+
+def seeded_rng(seed: int | None) -> RandomSource | None:
+    """A reproducible source for tests and demos; None means the OS's (production)."""
+    return random.Random(seed) if seed is not None else None
