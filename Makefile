@@ -39,6 +39,7 @@ bench: install-dev
 lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: install-dev
 	$(VENV)/bin/ruff check --fix .

@@ -5,6 +5,7 @@ import json
 import random
 from collections import deque
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -26,10 +27,9 @@ from campaigns.policy import campaign_get_for_member
 from characters.demo import demo_characters_seed
 from characters.models import Character, CharacterChange
 from characters.services import character_update_field
-from progression import experience
-from progression import services as progression
+from progression import awards, ellipses, trainings
 from progression.models import Training, XpEntry
-from sessions import services as table
+from sessions import checks, morale, services
 from sessions.demo import demo_sessions_seed
 from sessions.models import Injury, Roll, TableEvent
 
@@ -60,41 +60,41 @@ def rich(django_capture_on_commit_callbacks):
         character=hero, field="notes", value="Une *note*.", version=None, by=aelis
     )
     for seed in range(3):
-        table.roll_create(
+        services.roll_create(
             campaign=campaign_get_for_member(user=aelis, pk=campaign.pk),
             by=aelis,
-            request=table.RollRequest(characteristic="strength", skills=("melee",)),
+            request=checks.RollRequest(characteristic="strength", skills=("melee",)),
             character_id=hero.pk,
             idempotency_key=f"roll-{seed}",
             rng=random.Random(seed),
         )
     as_storyteller = campaign_get_for_member(user=storyteller, pk=campaign.pk)
-    table.morale_change(campaign=as_storyteller, by=storyteller, action=table.GAIN_HOPE)
-    table.morale_change(campaign=as_storyteller, by=storyteller, action=table.GAIN_DESPAIR)
+    services.morale_change(campaign=as_storyteller, by=storyteller, action=morale.GAIN_HOPE)
+    services.morale_change(campaign=as_storyteller, by=storyteller, action=morale.GAIN_DESPAIR)
     first_roll = Roll.objects.filter(campaign=campaign).order_by("pk").first()
     for row in (1, 2):
         injury = Injury.objects.create(
             campaign=campaign, character=hero, row=row, effect="fragilisation", roll=first_roll
         )
-    table.injury_heal(campaign=as_storyteller, by=storyteller, injury_id=injury.pk)
+    services.injury_heal(campaign=as_storyteller, by=storyteller, injury_id=injury.pk)
     arc = Arc.objects.filter(campaign=campaign).first()
     ticks = {"bounty": ["took_part"], "used": ["strength", "melee"], "opposition_level": 5}
     with django_capture_on_commit_callbacks(execute=True):
-        progression.arc_award_confirm(
+        awards.arc_award_confirm(
             arc=arc,
             checklist={"group": GROUP, "characters": {str(h.pk): ticks for h in heroes}},
             by=storyteller,
         )
-    ellipse = progression.ellipse_open(campaign=campaign, length_days=60)
-    progression.ellipse_set_xp_trainer(ellipse=ellipse, character_id=hero.pk, trainer="expert")
-    experience.training_queue(
+    ellipse = ellipses.ellipse_open(campaign=campaign, length_days=60)
+    ellipses.ellipse_set_xp_trainer(ellipse=ellipse, character_id=hero.pk, trainer="expert")
+    trainings.training_queue(
         character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=aelis
     )
-    experience.training_queue(
+    trainings.training_queue(
         character=hero, ellipse=ellipse, kind="skill", target="melee", by=aelis
     )
     with django_capture_on_commit_callbacks(execute=True):
-        progression.advance_request(ellipse=ellipse, key="advance-form-1", days=31, by=storyteller)
+        ellipses.advance_request(ellipse=ellipse, key="advance-form-1", days=31, by=storyteller)
     Invitation.objects.create(
         campaign=campaign, token="secret-token", created_by=storyteller, expires_at=arc.created_at
     )
@@ -259,3 +259,19 @@ def test_every_model_linked_to_a_campaign_is_exported_or_excluded_on_purpose():
     # Campaign's own many-to-many goes through Membership, which is exported.
     assert Campaign._meta.get_field("members").remote_field.through is Membership
     assert isinstance(Membership._meta.get_field("user"), models.ForeignKey)
+
+
+def test_a_file_exported_before_the_apps_were_split_imports_unchanged():
+    """`data/campaign-export-v1.json` was written by main before sessions and progression became
+    apps of their own (issue 11): the same file imports, and exports back the same content."""
+    path = Path(__file__).parent / "data" / "campaign-export-v1.json"
+    before = json.loads(path.read_text())
+
+    result = campaign_import(data=json.loads(path.read_text()))
+
+    after = campaign_export(campaign=result.campaign)
+    assert {s.key: len(after[s.key]) for s in SECTIONS} == {
+        s.key: len(before[s.key]) for s in SECTIONS
+    }
+    assert _without_time(after) == _without_time(before)
+    assert Roll.objects.count() == 3 and Training.objects.count() == 2

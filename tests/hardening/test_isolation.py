@@ -156,7 +156,7 @@ def urls_for(rows: dict, namespace: str, name: str, params: dict) -> list[str]:
 def snapshot() -> dict:
     """Every row of the project's apps, field by field."""
     state = {}
-    for label in ("campaigns", "characters", "authtoken"):
+    for label in ("campaigns", "characters", "play", "progression", "authtoken"):
         for model in apps.get_app_config(label).get_models():
             state[model._meta.label] = list(model.objects.order_by("pk").values())
     state["auth.User"] = list(
