@@ -214,6 +214,11 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "common.api_errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "common.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Per signed-in user (session or token alike) and per address for anonymous clients. The
     # counts live in each process's memory, so a Redis outage never takes the API down.
     "DEFAULT_THROTTLE_CLASSES": [

@@ -10,7 +10,6 @@ documents each with the error responses.
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +19,7 @@ from campaigns import serializers as s
 from campaigns.models import Arc, Campaign, Invitation, Membership
 from campaigns.policy import campaign_get_for_member, require_storyteller
 from common.api_errors import ApiMetadata, ApiSchema
+from common.parsers import JSONParser
 
 READ_WRITE_DETAIL = ["get", "patch", "delete", "head", "options"]
 

@@ -19,7 +19,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import APIException
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,6 +27,7 @@ from campaigns.models import Arc, Notification
 from campaigns.policy import campaign_get_for_member, require_storyteller
 from characters.models import Character
 from common.api_errors import ApiErrorSerializer, ApiSchema
+from common.parsers import JSONParser
 from progression import awards, ellipses, experience, notifications, selectors, trainings
 from progression import serializers as s
 from progression.models import ArcAward, Ellipse, Training, XpEntry

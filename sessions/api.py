@@ -16,7 +16,6 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.pagination import CursorPagination
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -24,6 +23,7 @@ from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
 from common.api_errors import ApiSchema
+from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
 from sessions import api_filters, selectors, services
