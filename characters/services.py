@@ -239,7 +239,7 @@ def character_update(
         if field == "species":
             locked.species = species_in_campaign(locked.campaign_id, value)
         else:
-            setattr(locked, field, value)
+            setattr(locked, field, _model_checked(field, value))
         new = field_value(locked, field)
         if new != old:
             diff[field] = (old, new)
@@ -249,6 +249,15 @@ def character_update(
     return character_record_changes(
         locked, changes=diff, by=by, action=action, update_fields=list(changes)
     )
+
+
+def _model_checked(field: str, value: Any) -> Any:
+    """The value if the model's own field accepts it (not blank where a sheet needs it, within
+    its length, one of its choices): the rules of creation hold for every later edit too."""
+    try:
+        return Character._meta.get_field(field).clean(value, None)
+    except ValidationError as error:
+        raise ValidationError({field: error.messages}) from error
 
 
 def character_update_field(

@@ -226,3 +226,14 @@ def test_detail_queries_do_not_grow(api, player, make_character, django_assert_m
         assert api.get(detail(small)).status_code == 200
     with django_assert_max_num_queries(len(queries)):
         assert api.get(detail(big)).status_code == 200
+
+
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_a_patch_cannot_blank_the_name_creation_requires(api, player, character, blank):
+    """Issue 12 §4: every field keeps its creation rules on update — a sheet has a name."""
+    api.force_authenticate(player)
+    response = api.patch(detail(character), {"name": blank, "version": 1}, format="json")
+    assert response.status_code == 400
+    assert "name" in response.json()["errors"]
+    character.refresh_from_db()
+    assert (character.name, character.version) == ("Aelis", 1)

@@ -361,3 +361,12 @@ def test_each_rollable_skill_links_to_the_roll_form_prefilled(client, storytelle
     body = client.get(reverse("characters:sheet", args=[character.pk])).content.decode()
     table = reverse("sessions:table", args=[campaign.pk])
     assert f'href="{table}?character={character.pk}&amp;skill=melee"' in body
+
+
+def test_the_sheet_refuses_a_blank_name_and_keeps_the_old_one(client, player, character):
+    client.force_login(player)
+    response = client.post(field_url(character, "name"), {"value": "", "version": 1}, **HX)
+    assert response.status_code == 200
+    assert "Ce champ est obligatoire." in response.content.decode()
+    character.refresh_from_db()
+    assert (character.name, character.version) == ("Aelis", 1)
