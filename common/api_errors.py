@@ -29,7 +29,10 @@ AUTHENTICATE_HEADER = "Token"
 def exception_handler(exc, context):
     """The JSON response for `exc`, or None for an unexpected error (a 500, logged by Django)."""
     if isinstance(exc, DjangoValidationError):
+        status = getattr(exc, "http_status", None)  # a service's own status (422), else 400
         exc = exceptions.ValidationError(as_serializer_error(exc))
+        if status:
+            exc.status_code = status
     elif isinstance(exc, Http404):
         # Django's own 404 messages are English and may name a model: say only that.
         exc = exceptions.NotFound(_("Introuvable."))
@@ -174,6 +177,7 @@ ERROR_DESCRIPTIONS = {
     "401": "Authentification requise (session ou en-tête `Authorization: Token …`).",
     "403": "Action réservée au Conteur de la campagne (ou jeton CSRF manquant).",
     "404": "Introuvable, ou hors des campagnes dont vous êtes membre.",
+    "422": "Clé d'idempotence déjà utilisée pour une autre requête : envoyez une nouvelle clé.",
     "429": "Trop de requêtes : attendez le nombre de secondes de l'en-tête `Retry-After`.",
 }
 

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import asdict
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
-from common.api_errors import ApiSchema
+from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
@@ -74,7 +74,8 @@ def _int_param(request: Request, name: str) -> int | None:
 class RollList(TableView, generics.ListAPIView):
     """Rolls you may see, newest first, cursor-paginated (`?character=`, `?arc=` filters); POST
     rolls a check on the server and pays for it atomically. The same `idempotency_key` (or
-    `Idempotency-Key` header) returns the roll already made (200) instead of a new one (201)."""
+    `Idempotency-Key` header) with the same request returns the roll already made (200) instead
+    of a new one (201); with another request it is refused (422): a new roll needs a new key."""
 
     queryset = Roll.objects.none()
     input_serializer_class = s.RollIn
@@ -102,7 +103,13 @@ class RollList(TableView, generics.ListAPIView):
             rolls = rolls.filter(arc_id=arc)
         return rolls
 
-    @extend_schema(responses={201: s.RollOut, 200: s.RollOut})
+    @extend_schema(
+        responses={
+            201: s.RollOut,
+            200: s.RollOut,
+            422: OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["422"]),
+        }
+    )
     def post(self, request: Request, campaign_id: int) -> Response:
         serializer = s.RollIn(data=request.data)
         serializer.is_valid(raise_exception=True)

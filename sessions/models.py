@@ -99,6 +99,9 @@ class Roll(models.Model):
     zone = models.BooleanField(default=False)
     consequences = models.JSONField(default=list, blank=True)
     idempotency_key = models.CharField(max_length=64)
+    # What was asked with that key (sessions.rolls.request_digest): the same key with another
+    # request is refused. Empty on rolls stored before it was kept.
+    request_digest = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-pk"]

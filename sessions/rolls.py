@@ -6,8 +6,13 @@ rolls the check and writes the result in one transaction.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
+from dataclasses import asdict
 from typing import Any
+
+from django.core.exceptions import ValidationError
 
 from campaigns.models import Arc, ArcStatus, Campaign
 from campaigns.policy import is_storyteller
@@ -31,13 +36,43 @@ def arc_open(campaign_id: int) -> Arc | None:
     )
 
 
-def roll_existing(*, campaign: Campaign, by, key: str) -> Roll | None:
-    """The roll this user already stored with this idempotency key (`created` False), if any."""
+class IdempotencyKeyReused(ValidationError):
+    """The key was already used for another request: 422, as payment APIs answer."""
+
+    http_status = 422
+
+    def __init__(self):
+        super().__init__(
+            {
+                "idempotency_key": [
+                    "Cette clé d'idempotence a déjà servi pour une autre requête : "
+                    "envoyez une nouvelle clé pour un nouveau jet."
+                ]
+            }
+        )
+
+
+def request_digest(
+    *, request: RollRequest, character_id: int | None, visibility: str, play_session_id
+) -> str:
+    """A fingerprint of everything a roll was asked with (not the key itself)."""
+    asked = {
+        "request": asdict(request),
+        "character": character_id,
+        "visibility": visibility,
+        "play_session": play_session_id,
+    }
+    return hashlib.sha256(json.dumps(asked, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def roll_existing(*, campaign: Campaign, by, key: str, digest: str) -> Roll | None:
+    """The roll this user already stored with this idempotency key (`created` False), if any;
+    the key sent again with another request is refused (IdempotencyKeyReused)."""
     roll = Roll.objects.filter(rolled_by=by, idempotency_key=key).first()
     if roll is None:
         return None
-    if roll.campaign_id != campaign.pk:
-        raise violation("idempotency_key", "Cette clé d'idempotence sert déjà à un autre jet.")
+    if roll.campaign_id != campaign.pk or (roll.request_digest and roll.request_digest != digest):
+        raise IdempotencyKeyReused()
     roll.created = False
     return roll
 

@@ -66,7 +66,13 @@ def roll_create(
     if not idempotency_key or len(idempotency_key) > 64:
         raise violation("idempotency_key", "Clé d'idempotence manquante ou trop longue.")
     pool = writes.lock_pool(campaign)
-    existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key)
+    digest = rolls.request_digest(
+        request=request,
+        character_id=character_id,
+        visibility=visibility,
+        play_session_id=play_session.pk if play_session else None,
+    )
+    existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
     if existing is not None:
         return existing
     visibility = rolls.visibility_allowed(campaign, visibility)
@@ -79,12 +85,13 @@ def roll_create(
                 request=request,
                 character_id=character_id,
                 idempotency_key=idempotency_key,
+                digest=digest,
                 visibility=visibility,
                 play_session=play_session,
                 rng=rng,
             )
     except IntegrityError:
-        existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key)
+        existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
         if existing is None:
             raise
         return existing
@@ -100,6 +107,7 @@ def _roll_and_pay(
     request: RollRequest,
     character_id: int | None,
     idempotency_key: str,
+    digest: str,
     visibility: str,
     play_session: PlaySession | None,
     rng: RandomSource | None,
@@ -128,6 +136,7 @@ def _roll_and_pay(
         prepared=prepared,
         visibility=visibility,
         idempotency_key=idempotency_key,
+        digest=digest,
         rng=rng,
     )
     _roll_log(roll=roll, request=request, by=by, pool=pool, morale_events=morale_events)
@@ -173,6 +182,7 @@ def _roll_store(
     prepared: PreparedCheck,
     visibility: str,
     idempotency_key: str,
+    digest: str,
     rng: RandomSource | None,
 ) -> Roll:
     """Roll the prepared check with the rules engine and store it with its breakdown."""
@@ -195,6 +205,7 @@ def _roll_store(
         margin=breakdown.margin,
         zone=breakdown.zone,
         idempotency_key=idempotency_key,
+        request_digest=digest,
     )
 
 

@@ -63,6 +63,26 @@ def test_the_idempotency_key_makes_a_retry_return_the_same_roll(player, campaign
     assert aelis.impact_points == 1 and Roll.objects.count() == 1
 
 
+def test_the_key_sent_again_with_another_request_is_a_422_that_changes_nothing(
+    player, campaign, aelis
+):
+    """Issue 12 §5: the first roll is not silently returned for a different request."""
+    client = api(player)
+    body = {"character": aelis.pk, "characteristic": "strength", "impact": 1}
+    first = client.post(url("roll-list", campaign), body, format="json", HTTP_IDEMPOTENCY_KEY="r1")
+    other = client.post(
+        url("roll-list", campaign),
+        {**body, "characteristic": "agility"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="r1",
+    )
+    assert (first.status_code, other.status_code) == (201, 422)
+    assert "déjà servi pour une autre requête" in other.json()["detail"]
+    assert other["Content-Type"] == "application/json"
+    aelis.refresh_from_db()
+    assert aelis.impact_points == 1 and Roll.objects.count() == 1
+
+
 def test_a_roll_that_cannot_be_paid_is_a_400_that_changes_nothing(player, campaign, aelis):
     response = api(player).post(
         url("roll-list", campaign),
