@@ -48,3 +48,4 @@ urlpatterns = [
     path("", include("characters.urls")),
     path("", include("progression.urls")),
 ]
+handler500 = "altherion.errors.server_error"

@@ -66,3 +66,33 @@ def test_edit_force_in_place_then_a_stale_tab_sees_the_conflict(new_page, sheet,
     stale.get_by_text("Modifié entre-temps par aelis : valeur actuelle 8.").wait_for()
     sheet.refresh_from_db()
     assert sheet.strength == 8
+
+
+def test_a_save_the_server_cannot_answer_says_so_and_keeps_the_typed_value(new_page, sheet):
+    """Issue 12 §7: a 5xx on a field save shows a French message, the form stays with what was
+    typed, and the message goes once a request succeeds again."""
+    page = new_page()
+    log_in(page, "aelis")
+    page.goto(f"/characters/{sheet.pk}/")
+    banner = page.locator("#connection-status")
+    assert banner.is_hidden()
+
+    def saves_fail(route):
+        if route.request.method == "POST":
+            route.fulfill(status=503, body="indisponible")
+        else:
+            route.continue_()
+
+    page.route("**/fields/strength/", saves_fail)
+    page.locator("#f-strength a.editable").click()
+    page.locator("#id_value_strength").fill("7")
+    page.locator("#id_value_strength").press("Enter")
+    banner.wait_for(state="visible")
+    assert "Connexion au serveur perdue" in banner.inner_text()
+    assert page.locator("#id_value_strength").input_value() == "7"
+
+    page.unroute("**/fields/strength/")
+    page.locator("#id_value_strength").press("Enter")
+    banner.wait_for(state="hidden")
+    sheet.refresh_from_db()
+    assert sheet.strength == 7
