@@ -2,7 +2,10 @@
 
 from django.urls import include, path
 
+from altherion import auth_api
+
 urlpatterns = [
+    path("auth/token/", auth_api.AuthToken.as_view(), name="auth-token"),
     path("", include("campaigns.api_urls")),
     path("", include("characters.api_urls")),
     path("", include("progression.api_urls")),

@@ -3,8 +3,9 @@ French page a locked-out login gets."""
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 
 
 class LoginAttemptsBackend(AxesStandaloneBackend):
@@ -22,9 +23,18 @@ class LoginAttemptsBackend(AxesStandaloneBackend):
 
 
 def lockout_response(request, response, credentials) -> HttpResponse:
-    """The page a locked-out login gets (AXES_LOCKOUT_CALLABLE): 429, in French, with the wait."""
+    """What a locked-out login gets (AXES_LOCKOUT_CALLABLE): 429, in French, with the wait — the
+    page for the login form, the API's JSON error for /api/auth/token/."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    context = {"failure_limit": settings.AXES_FAILURE_LIMIT, "cooloff_minutes": minutes}
-    page = render(request, "registration/lockout.html", context, status=429)
+    if request.path.startswith("/api/"):
+        message = ngettext(
+            "Trop d'échecs de connexion : réessayez dans %(minutes)d minute.",
+            "Trop d'échecs de connexion : réessayez dans %(minutes)d minutes.",
+            minutes,
+        ) % {"minutes": minutes}
+        page = JsonResponse({"detail": message, "errors": {}}, status=429)
+    else:
+        context = {"failure_limit": settings.AXES_FAILURE_LIMIT, "cooloff_minutes": minutes}
+        page = render(request, "registration/lockout.html", context, status=429)
     page["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
     return page

@@ -228,6 +228,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "user": env.str("API_THROTTLE_USER", default="600/min"),
         "anon": env.str("API_THROTTLE_ANON", default="60/min"),
+        "auth-token": env.str("API_THROTTLE_TOKEN", default="10/min"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -101,7 +101,11 @@ def low_rates(monkeypatch):
 def test_configured_rates_are_generous_for_play():
     from rest_framework.settings import api_settings
 
-    assert api_settings.DEFAULT_THROTTLE_RATES == {"user": "600/min", "anon": "60/min"}
+    assert api_settings.DEFAULT_THROTTLE_RATES == {
+        "user": "600/min",
+        "anon": "60/min",
+        "auth-token": "10/min",
+    }
     assert UserRateThrottle().num_requests == 600
     assert AnonRateThrottle().num_requests == 60
 
