@@ -10,12 +10,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from altherion.profile import api_token_revoke
 from common.api_errors import ApiErrorSerializer, ApiSchema
 from common.parsers import JSONParser
+from common.throttles import ScopedRateThrottle
 
 
 class TokenIn(serializers.Serializer):

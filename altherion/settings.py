@@ -116,6 +116,20 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# What every process must share (the API throttles' counts) lives in Redis when REDIS_CACHE_URL is
+# set (e.g. redis://redis:6379/1); the embedded default keeps it in each process's memory.
+REDIS_CACHE_URL = env.str("REDIS_CACHE_URL", default="")
+if REDIS_CACHE_URL:
+    if not REDIS_CACHE_URL.startswith(("redis://", "rediss://")):
+        raise ImproperlyConfigured("REDIS_CACHE_URL must be a redis:// URL.")
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -219,11 +233,12 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # Per signed-in user (session or token alike) and per address for anonymous clients. The
-    # counts live in each process's memory, so a Redis outage never takes the API down.
+    # Per signed-in user (session or token alike) and per address for anonymous clients, counted
+    # in the default cache (shared through Redis when REDIS_CACHE_URL is set); they let requests
+    # through if that cache is down, so a Redis outage never takes the API down.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.UserRateThrottle",
-        "rest_framework.throttling.AnonRateThrottle",
+        "common.throttles.UserRateThrottle",
+        "common.throttles.AnonRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "user": env.str("API_THROTTLE_USER", default="600/min"),
