@@ -119,8 +119,16 @@ def _row_value(row: SheetRow | None) -> dict[str, Any] | None:
 # --- the locked, versioned, recorded write ---------------------------------------------------
 
 
-def _check_version(*, character: Character, fields: list[str], version: int | None) -> None:
-    """Refuse an edit made on `version` if one of `fields` changed after it."""
+def _check_version(
+    *,
+    character: Character,
+    fields: list[str],
+    version: int | None,
+    asked: dict[str, Any] | None = None,
+    by=None,
+) -> None:
+    """Refuse an edit made on `version` if one of `fields` changed after it — unless that change
+    is `by`'s own, to the very value `asked` again (a retry after a lost answer)."""
     if version is None or version == character.version:
         return
     if version > character.version:
@@ -129,16 +137,29 @@ def _check_version(*, character: Character, fields: list[str], version: int | No
         CharacterChange.objects.filter(character=character, field__in=fields, version__gt=version)
         .select_related("by")
         .order_by("-version", "-pk")
-        .first()
     )
-    if newer is not None:
-        raise SheetConflict(
-            field=newer.field,
-            current_value=field_value(character, newer.field),
-            by=newer.by,
-            at=newer.at,
-            version=character.version,
-        )
+    seen: set[str] = set()
+    for change in newer:
+        if change.field in seen:
+            continue
+        seen.add(change.field)
+        if asked is None or not _is_own_retry(character, change, asked, by):
+            raise SheetConflict(
+                field=change.field,
+                current_value=field_value(character, change.field),
+                by=change.by,
+                at=change.at,
+                version=character.version,
+            )
+
+
+def _is_own_retry(character: Character, change: CharacterChange, asked: dict, by) -> bool:
+    """The field's latest change is the caller's, and it holds the value asked again."""
+    if change.by_id is None or change.by_id != getattr(by, "pk", None):
+        return False
+    field = change.field
+    current = character.species_id if field == "species" else getattr(character, field, None)
+    return asked[field] == current
 
 
 def character_lock(character: Character | int) -> Character:
@@ -232,7 +253,7 @@ def character_update(
     SheetConflict or ValidationError and changes nothing."""
     locked = character_lock(character)
     _check_editable(changes, storyteller=storyteller)
-    _check_version(character=locked, fields=list(changes), version=version)
+    _check_version(character=locked, fields=list(changes), version=version, asked=changes, by=by)
     diff: dict[str, tuple[Any, Any]] = {}
     for field, value in changes.items():
         old = field_value(locked, field)

@@ -237,3 +237,21 @@ def test_a_patch_cannot_blank_the_name_creation_requires(api, player, character,
     assert "name" in response.json()["errors"]
     character.refresh_from_db()
     assert (character.name, character.version) == ("Aelis", 1)
+
+
+def test_the_same_change_sent_again_after_a_lost_answer_is_200_not_412(
+    api, player, storyteller, character
+):
+    """Issue 12 §8: a client that retries its very own change (its answer was lost) gets 200 and
+    the sheet as it is; nothing is written twice. Another person's change still conflicts."""
+    api.force_authenticate(player)
+    first = api.patch(detail(character), {"fortune": 2}, format="json", HTTP_IF_MATCH='"1"')
+    again = api.patch(detail(character), {"fortune": 2}, format="json", HTTP_IF_MATCH='"1"')
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again.json()["version"] == 2 and again["ETag"] == '"2"'
+    assert CharacterChange.objects.filter(character=character, field="fortune").count() == 1
+    other = api.patch(detail(character), {"fortune": 1}, format="json", HTTP_IF_MATCH='"1"')
+    assert other.status_code == 412  # a different value on the old version: a real conflict
+    api.force_authenticate(storyteller)
+    theirs = api.patch(detail(character), {"fortune": 2}, format="json", HTTP_IF_MATCH='"1"')
+    assert theirs.status_code == 412  # the same value, but someone else's change
