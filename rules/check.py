@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rules.errors import RuleError, RuleViolation, raise_if
+from rules.reference import SKILL_MAX
 
 DIE_FACES = 10
 EXPLODING_FACE = 10  # §5: explosions stay on natural 10s …
@@ -121,6 +122,8 @@ def check_violations(check: Check) -> list[RuleViolation]:
             found.append(RuleViolation(name, f"{label} ne peut pas être négatif."))
     if check.skill < 0:
         found.append(RuleViolation("skill", "Le niveau de compétence ne peut pas être négatif."))
+    elif check.skill > SKILL_MAX:
+        found.append(RuleViolation("skill", f"Le niveau de compétence va de 0 à {SKILL_MAX}."))
     if check.complexity < 0:
         found.append(RuleViolation("complexity", "La complexité ne peut pas être négative."))
     for name, faces in (

@@ -173,8 +173,14 @@ def evaluate(draft: Draft) -> CreationReport:
     ):
         lines += [CostLine(fname, f"{label} : {item}", ref.CREATION_COSTS[kind]) for item in items]
     for name, cost in draft.assets.items():
+        if cost < 0:
+            errors.append(RuleViolation("assets", f"Le coût de l'atout « {name} » est négatif."))
         lines.append(CostLine("assets", f"Atout : {name}", cost))
     for name, refund in draft.flaws.items():
+        if refund < 0:
+            errors.append(
+                RuleViolation("flaws", f"Le handicap « {name} » rembourse un nombre négatif.")
+            )
         lines.append(CostLine("flaws", f"Handicap : {name}", -refund))
     errors += _premice_errors(draft.premices)
     total = sum(line.points for line in lines)

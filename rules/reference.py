@@ -105,7 +105,11 @@ SKILLS: tuple[Skill, ...] = (
             ("bagarre", "Bagarre", ("Pugilat", "Kick", "Prises", "Projection")),
             ("melee", "Mêlée", ("Lames légères", "Lames lourdes", "Haches", "Lances", "Masses")),
             ("rigidite", "Rigidité", ("Blocage", "Armure", "Poison", "Psyché", "Spirituel")),
-            ("tir", "Tir", ("Arcs", "Pistolets", "Fusil d'assaut", "Sniper", "Arbalète")),
+            (
+                "tir",
+                "Tir",
+                ("Arcs", "Pistolets", "Fusil d'assaut", "Sniper", "Fusil à pompe", "Arbalète"),
+            ),
         ],
     )
     + _skills(

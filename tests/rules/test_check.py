@@ -155,3 +155,13 @@ def test_hope_substitutes_might_for_main_and_harmony_for_secondary():
     assert hope_substitute("secondary", might=10, harmony=6) == 6
     with pytest.raises(RuleError):
         hope_substitute("origin", might=10, harmony=6)
+
+
+@pytest.mark.parametrize("skill", [11, 15])
+def test_a_skill_above_ten_is_refused(skill):
+    """RULES.md §2: "Skill levels 0..10." """
+    with pytest.raises(RuleError) as refused:
+        Check(skill=skill, characteristic=3, difficulty=6)
+    assert [v.field for v in refused.value.violations] == ["skill"]
+    assert "de 0 à 10" in str(refused.value)
+    assert Check(skill=10, characteristic=3, difficulty=6).skill == 10

@@ -60,3 +60,10 @@ def test_module_entry_point_runs():
         check=True,
     )
     assert len(done.stdout.split()) == 3
+
+
+def test_a_skill_above_ten_exits_2_with_a_french_message(capsys):
+    """RULES.md §2: skill levels 0..10 — the CLI refuses what the engine refuses."""
+    args = ["--skill", "11", "--complexity", "0", "--characteristic", "3", "--difficulty", "6"]
+    assert main(["odds", *args]) == 2
+    assert "de 0 à 10" in capsys.readouterr().err

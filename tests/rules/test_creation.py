@@ -1,5 +1,7 @@
 """§9 — creation budget (75 points) and validation with French errors per field."""
 
+import pytest
+
 from rules.creation import Draft, evaluate
 
 COSTS = {"characteristic": 1, "skill": 2, "expertise": 1, "combativeness": 5}
@@ -87,3 +89,22 @@ def test_over_budget_and_other_errors_are_listed_not_raised():
 def test_report_is_serialisable():
     data = evaluate(Draft(characteristics={"power": 4})).to_dict()
     assert data["total"] == 2 and data["remaining"] == 73 and data["valid"] is True
+
+
+def test_the_tir_skill_lists_the_authors_six_expertises():
+    """The author's notes: « Tir … Expertises : Arcs, Pistolets, Fusil d'Assaut, Sniper, Fusil à
+    pompe, Arbalète »."""
+    from rules import reference
+
+    tir = next(skill for skill in reference.SKILLS if skill.key == "tir")
+    assert "Fusil à pompe" in tir.expertises and len(tir.expertises) == 6
+
+
+@pytest.mark.parametrize(
+    ("field", "entries"), [("assets", {"Riche": -3}), ("flaws", {"Borgne": -2})]
+)
+def test_a_negative_asset_cost_or_flaw_refund_is_refused(field, entries):
+    """RULES.md §9: "asset (atout) = its cost; flaw (handicap) refunds its value" — never a gain
+    from buying an asset or a debt from taking a flaw."""
+    report = evaluate(Draft(**{field: entries}))
+    assert field in {error.field for error in report.errors}
