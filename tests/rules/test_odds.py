@@ -230,4 +230,5 @@ def test_success_lookup_equals_the_summed_distribution(check, target):
     at = Check(**{**check.__dict__, "difficulty": target, "agony": 0, "narrow_success": False})
     odds = check_odds(at)
     first = max(target - odds.lowest, 0)
-    assert odds.success == pytest.approx(min(sum(odds.probabilities[first:]), 1.0), abs=1e-15)
+    # Two summation orders of ~60 floats: they agree to a few ulps, not to the last one.
+    assert odds.success == pytest.approx(min(sum(odds.probabilities[first:]), 1.0), abs=1e-12)
