@@ -19,6 +19,7 @@ from campaigns import serializers as s
 from campaigns.models import Arc, Campaign, Invitation, Membership
 from campaigns.policy import campaign_get_for_member, require_storyteller
 from common.api_errors import ApiMetadata, ApiSchema
+from common.api_views import RowsView
 from common.parsers import JSONParser
 
 READ_WRITE_DETAIL = ["get", "patch", "delete", "head", "options"]
@@ -126,7 +127,7 @@ class CampaignLeave(generics.GenericAPIView):
 # --- what every view inside a campaign shares ------------------------------------------------
 
 
-class InCampaignView(generics.GenericAPIView):
+class InCampaignView(RowsView):
     """A view inside a campaign: it enters the campaign first, then reads `rows()`.
 
     Members read, unless `storyteller_reads`; only the Conteur writes. Subclasses set `queryset`
@@ -145,17 +146,6 @@ class InCampaignView(generics.GenericAPIView):
         self.campaign = _enter_campaign(
             request, kwargs, storyteller=self.storyteller_reads or _writes(request)
         )
-
-    def get_serializer_class(self):
-        return self.output_serializer_class
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return self.queryset
-        return self.rows()
-
-    def rows(self):
-        raise NotImplementedError
 
     def render(self, row, **kwargs) -> Response:
         """The row re-read through `rows()` (with what the list shows), as JSON."""

@@ -27,6 +27,7 @@ from campaigns.models import Arc, Notification
 from campaigns.policy import campaign_get_for_member, require_storyteller
 from characters.models import Character
 from common.api_errors import ApiErrorSerializer, ApiSchema
+from common.api_views import RowsView
 from common.parsers import JSONParser
 from progression import awards, ellipses, experience, notifications, selectors, trainings
 from progression import serializers as s
@@ -68,7 +69,7 @@ class ProgressionSchema(ApiSchema):
 # --- what every view shares, and every view inside a campaign -------------------------------
 
 
-class ProgressionView(generics.GenericAPIView):
+class ProgressionView(RowsView):
     """A progression view: its schema and tag, one serializer for the request body
     (`input_serializer_class`) and one for the answer (`output_serializer_class`), and the
     `rows()` a list shows. Subclasses set `queryset` (empty: it names the model for the
@@ -78,17 +79,6 @@ class ProgressionView(generics.GenericAPIView):
     api_tag = "Progression"
     input_serializer_class = None
     output_serializer_class = None
-
-    def get_serializer_class(self):
-        return self.output_serializer_class
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return self.queryset
-        return self.rows()
-
-    def rows(self):
-        raise NotImplementedError
 
     def validated(self) -> dict:
         """The request body, checked for shape by the input serializer (400 otherwise)."""
