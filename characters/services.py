@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from campaigns.models import Ability, Asset, Branch, CharacterClass, Flaw, Species
 from characters import sheet
@@ -172,6 +173,23 @@ def character_lock(character: Character | int) -> Character:
     )
 
 
+# A job locks its sheets by chunks of this many rows (one query each).
+LOCK_CHUNK = 200
+
+
+def characters_lock(queryset) -> dict[int, Character]:
+    """Many sheets locked at once, for a job: in id order and by chunks of LOCK_CHUNK, so the
+    job waits for the edits in progress and the edits wait for it. The rows as read under the
+    lock (with what `queryset` selects and prefetches), by id."""
+    rows = queryset.select_for_update(of=("self",)).order_by("pk")
+    locked: dict[int, Character] = {}
+    last = 0
+    while chunk := list(rows.filter(pk__gt=last)[:LOCK_CHUNK]):
+        locked.update((c.pk, c) for c in chunk)
+        last = chunk[-1].pk
+    return locked
+
+
 def character_record_changes(
     character: Character,
     *,
@@ -184,7 +202,37 @@ def character_record_changes(
     character.version += 1
     character.updated_by = by
     character.save(update_fields=[*update_fields, "version", "updated_by", "updated_at"])
-    CharacterChange.objects.bulk_create(
+    CharacterChange.objects.bulk_create(_history(character, changes, by=by, action=action))
+    return character
+
+
+def characters_record_changes(
+    characters: list[Character],
+    *,
+    changes: dict[int, dict[str, tuple[Any, Any]]],
+    by,
+    action: str,
+    update_fields: set[str],
+) -> None:
+    """`character_record_changes` for many sheets locked by `characters_lock`, in bulk: each
+    changed sheet gets its next version and one history row per field."""
+    changed = [c for c in characters if changes.get(c.pk)]
+    if not changed:
+        return
+    now = timezone.now()
+    history: list[CharacterChange] = []
+    for character in changed:
+        character.version += 1
+        character.updated_by = by
+        character.updated_at = now
+        history += _history(character, changes[character.pk], by=by, action=action)
+    columns = {*update_fields, "version", "updated_by", "updated_at"}
+    Character.objects.bulk_update(changed, sorted(columns))
+    CharacterChange.objects.bulk_create(history)
+
+
+def _history(character: Character, changes: dict[str, tuple[Any, Any]], *, by, action: str):
+    return [
         CharacterChange(
             character=character,
             version=character.version,
@@ -195,8 +243,7 @@ def character_record_changes(
             by=by,
         )
         for field, (old, new) in changes.items()
-    )
-    return character
+    ]
 
 
 # --- lookups in the campaign's compendium ----------------------------------------------------

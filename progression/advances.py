@@ -2,9 +2,11 @@
 completes the trainings that finish (applied to the sheet, their reserved XP charged), and at the
 ellipse's end grants ellipse XP and rest; the in-game date follows and the players are notified.
 
-It runs exactly once: one transaction locks the `Advance` row and its ellipse, so a repeated or
-concurrent run finds it done and changes nothing. Everything it writes is gathered in memory and
-saved in bulk, so its number of queries does not grow with the number of characters.
+It runs exactly once: one transaction locks the `Advance` row, the campaign's sheets (in id order,
+as `characters_lock` takes them), the ellipse and its trainings, so a repeated or concurrent run
+finds it done and changes nothing, a player's edit or cancel waits for it (or it for them), and
+nothing is written from a stale read. Everything it writes is gathered in memory and saved in
+bulk through the sheets' versioned, recorded path: a few queries per 200 characters.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, Notification
 from characters.models import Character, CharacterSkill
+from characters.services import characters_lock
 from progression.experience import ACTIVE
 from progression.improvements import SheetChanges, apply_improvement
 from progression.models import (
@@ -59,10 +62,21 @@ def advance_run(*, advance_id: int) -> Advance | None:
     """Run one advance, exactly once: move every timer of the campaign, complete the trainings
     that finish (apply them to the sheet, charge the reserved XP), and at the ellipse's end grant
     ellipse XP and threshold reductions; advance the in-game date; notify players.
-    One transaction that locks the advance and its ellipse; a fixed number of queries."""
-    advance = Advance.objects.select_for_update().filter(pk=advance_id).first()
+    One transaction, its locks taken in the order the players' writes take them."""
+    advance = (
+        Advance.objects.select_for_update(of=("self",))
+        .select_related("ellipse")
+        .filter(pk=advance_id)
+        .first()
+    )
     if advance is None or advance.status == JobStatus.DONE:
         return advance
+    # The sheets before the ellipse, as a player's training request takes them.
+    characters = characters_lock(
+        Character.objects.filter(campaign_id=advance.ellipse.campaign_id)
+        .select_related("species", "owner")
+        .prefetch_related("skills")
+    )
     ellipse = (
         Ellipse.objects.select_for_update().select_related("campaign").get(pk=advance.ellipse_id)
     )
@@ -77,17 +91,11 @@ def advance_run(*, advance_id: int) -> Advance | None:
     campaign = ellipse.campaign
 
     trainings = list(
-        Training.objects.filter(character__campaign=campaign, status__in=ACTIVE).order_by(
-            "character_id", "position", "pk"
-        )
+        Training.objects.select_for_update()
+        .filter(character_id__in=list(characters), status__in=ACTIVE)
+        .order_by("character_id", "position", "pk")
     )
     moved = rules_ellipse.advance([_rules_training(t) for t in trainings], days, ellipse_ends=ends)
-    characters = {
-        c.pk: c
-        for c in Character.objects.filter(campaign=campaign)
-        .select_related("species", "owner")
-        .prefetch_related("skills")
-    }
     summary = {"days": days, "completed": [], "refused": [], "xp": [], "rest": []}
     run = _Run(now, campaign.in_game_day, characters, summary)
     _complete(run, moved.completed, {t.pk: t for t in trainings})
@@ -234,7 +242,7 @@ def _grant_ellipse_xp(run: _Run, ellipse: Ellipse, character: Character, *, week
 
 def _save(run: _Run, *, by) -> None:
     """Write what the advance gathered, in bulk."""
-    run.sheets.save(run.characters, by=by, now=run.now)
+    run.sheets.save(run.characters, by=by)
     if run.trainings:
         Training.objects.bulk_update(
             run.trainings, ["status", "days_done", "finished_at", "finished_day"]

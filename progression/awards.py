@@ -22,7 +22,7 @@ from django.utils import timezone
 from campaigns import services as campaign_services
 from campaigns.models import Arc, ArcCloses, ArcStatus, Membership, Notification, Role
 from characters.models import Character
-from characters.services import rule_error_to_validation_error
+from characters.services import characters_lock, rule_error_to_validation_error
 from progression.models import ArcAward, JobStatus, XpEntry, XpEntryKind
 from progression.notifications import character_notification
 from progression.services import job_queue
@@ -218,6 +218,8 @@ def _pay_chunk(
         current = ArcAward.objects.select_for_update().get(pk=award_id)
         if current.revision != revision:
             return current
+        # Experience is the sheet's: a spend or a cancel on these sheets waits for the payment.
+        characters_lock(Character.objects.filter(pk__in=[c.pk for c in chunk]).only("pk"))
         previous = dict(
             XpEntry.objects.filter(_arc_keys_q(arc.pk), character__in=chunk)
             .exclude(source_key=key)

@@ -8,18 +8,20 @@ writes the changed columns, skill rows and relations, a new version and one hist
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from characters.models import (
     CHARACTERISTIC_DB_MAX,
     ChangeAction,
     Character,
-    CharacterChange,
     CharacterSkill,
     SkillKind,
 )
-from characters.services import character_record_changes, validate_sheet
+from characters.services import (
+    character_record_changes,
+    characters_record_changes,
+    validate_sheet,
+)
 from progression.services import refusal
 from rules import reference
 
@@ -115,25 +117,6 @@ def _improve_skill(
     applied.skill_rows.append(row)
 
 
-def _history(
-    character: Character, changes: dict[str, tuple[Any, Any]], *, by
-) -> list[CharacterChange]:
-    """One history row per changed field, at the character's new version (as
-    `character_record_changes` writes them for one character)."""
-    return [
-        CharacterChange(
-            character=character,
-            version=character.version,
-            field=name,
-            old_value=old,
-            new_value=new,
-            action=ChangeAction.EDIT,
-            by=by,
-        )
-        for name, (old, new) in changes.items()
-    ]
-
-
 def save_applied(character: Character, applied: Applied, *, by) -> None:
     """Write one character's applied improvement: columns, skill row, relation, version, history."""
     for row in applied.skill_rows:
@@ -180,21 +163,16 @@ class SheetChanges:
         setattr(character, column, value)
         self.columns.setdefault(character.pk, set()).add(column)
 
-    def save(self, characters: dict[int, Character], *, by, now: datetime) -> None:
-        """Write every gathered change: sheets (a new version each), history, skill rows and
-        relations."""
-        changed = [characters[pk] for pk in self.changes if self.changes[pk]]
-        columns: set[str] = {"version", "updated_by", "updated_at"}
-        history: list[CharacterChange] = []
-        for character in changed:
-            character.version += 1
-            character.updated_by = by
-            character.updated_at = now
-            columns.update(self.columns.get(character.pk, ()))
-            history += _history(character, self.changes[character.pk], by=by)
-        if changed:
-            Character.objects.bulk_update(changed, sorted(columns))
-            CharacterChange.objects.bulk_create(history)
+    def save(self, characters: dict[int, Character], *, by) -> None:
+        """Write every gathered change to the sheets `characters_lock` locked: each changed
+        sheet's next version and history, skill rows and relations."""
+        characters_record_changes(
+            list(characters.values()),
+            changes=self.changes,
+            by=by,
+            action=ChangeAction.EDIT,
+            update_fields=set().union(*self.columns.values()),
+        )
         new_rows = [r for r in self.skill_rows.values() if r.pk is None]
         old_rows = [r for r in self.skill_rows.values() if r.pk is not None]
         if new_rows:
