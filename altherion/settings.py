@@ -264,7 +264,15 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# A task is acknowledged once done (acks_late): if its worker dies, Redis gives the message to
+# another worker after `visibility_timeout`, sized above the longest job (an award or an ellipse
+# close for a thousand characters takes well under a minute), so a live job is never handed out
+# twice. A job whose worker died is sent again sooner by the beat's lease sweep (jobs-requeue).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "visibility_timeout": 600,
+}
 # With the broker down, a page that queues a job answers within a second or two: the send is tried
 # twice, then the job stays pending and the beat's `jobs-requeue` sends it again later.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -277,7 +285,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "ellipse-deadlines": {"task": "progression.tasks.ellipse_deadlines_sweep", "schedule": 60.0},
-    "jobs-requeue": {"task": "progression.tasks.jobs_requeue", "schedule": 60.0},
+    # Twice per lease (progression.services.JOB_LEASE, 20 s): an orphaned job is sent again
+    # within 30 s of its last heartbeat.
+    "jobs-requeue": {"task": "progression.tasks.jobs_requeue", "schedule": 10.0},
 }
 
 LOGGING = {

@@ -11,6 +11,8 @@ bulk through the sheets' versioned, recorded path: a few queries per 200 charact
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,6 +40,10 @@ from progression.notifications import character_notification
 from progression.trainings import END_OF_ELLIPSE_AS, effective_trainer
 from rules import ellipse as rules_ellipse
 from rules import reference
+
+# Test-only hook: the advance sleeps this many seconds once it holds its locks, so a test can
+# kill the worker mid-run.
+PAUSE_ENV = "ALTHERION_TEST_ADVANCE_PAUSE"
 
 
 @dataclass
@@ -80,6 +86,8 @@ def advance_run(*, advance_id: int) -> Advance | None:
     ellipse = (
         Ellipse.objects.select_for_update().select_related("campaign").get(pk=advance.ellipse_id)
     )
+    if pause := float(os.environ.get(PAUSE_ENV, "0") or 0):
+        time.sleep(pause)
     now = timezone.now()
     if not ellipse.is_open:
         advance.status, advance.finished_at = JobStatus.DONE, now

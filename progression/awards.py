@@ -3,7 +3,8 @@ it, confirming or correcting it, and the background job that pays each character
 
 The job claims its work: it pays "arc:<id>" (or "arc:<id>:correction:<n>") once per character
 through the ledger's unique (character, source key), so a repeated, concurrent or crashed run
-pays nothing twice; a job for a revision corrected meanwhile stops.
+pays nothing twice; a job for a revision corrected meanwhile stops. Each paid chunk is a
+heartbeat: a job whose worker died goes silent, and the beat's sweep sends it again.
 """
 
 from __future__ import annotations
@@ -146,6 +147,7 @@ def arc_award_correct(*, award: ArcAward, checklist: dict[str, Any], by) -> ArcA
     locked.paid = 0
     locked.finished_at = None
     locked.summary = []
+    locked.heartbeat_at = timezone.now()
     locked.save()
     _queue_award(locked)
     return locked
@@ -177,7 +179,7 @@ def arc_award_pay(*, award_id: int, revision: int) -> ArcAward | None:
     if award is None or award.revision != revision or award.status == JobStatus.DONE:
         return award
     ArcAward.objects.filter(pk=award_id, revision=revision, status=JobStatus.PENDING).update(
-        status=JobStatus.RUNNING
+        status=JobStatus.RUNNING, heartbeat_at=timezone.now()
     )
     arc = award.arc
     awards = checklist_awards(award.checklist)
@@ -246,7 +248,7 @@ def _pay_chunk(
         XpEntry.objects.bulk_create(entries, ignore_conflicts=True)
         Notification.objects.bulk_create(notes, ignore_conflicts=True)
         ArcAward.objects.filter(pk=award_id, revision=revision).update(
-            paid=Greatest(F("paid"), Value(paid))
+            paid=Greatest(F("paid"), Value(paid)), heartbeat_at=timezone.now()
         )
     return None
 

@@ -5,6 +5,7 @@ their advances and the training timers. Services in `progression/awards.py`,
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import NAME_LENGTH, Arc, Campaign
@@ -36,6 +37,9 @@ class ArcAward(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The job's last sign of life (recorded, sent, a chunk paid): the beat sends it again when
+    # this is older than the lease (`progression.services.JOB_LEASE`).
+    heartbeat_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -123,6 +127,7 @@ class Advance(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    heartbeat_at = models.DateTimeField(default=timezone.now)  # as ArcAward's
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

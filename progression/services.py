@@ -1,6 +1,6 @@
 """What the progression's services share (§10–§11): a refusal in the services' error shape, the
 idempotency keys of the forms, and the background jobs — queueing them after the commit, telling
-whether the broker answers, and the beat's sweep that sends a lost job again.
+whether the broker answers, and the beat's sweep that sends a lost or orphaned job again.
 
 The writes themselves live beside their idea: `awards` (closing an arc), `experience` (the ledger
 and spending), `trainings`, `ellipses` and `advances` (an ellipse's timers), `notifications`.
@@ -24,10 +24,11 @@ from progression.models import Advance, ArcAward, JobStatus
 
 logger = logging.getLogger(__name__)
 
-# A job still pending this long after it was recorded was not delivered (the broker was down, or
-# the send failed): the beat's sweep sends it again. Duplicates are harmless, the services claim
-# their work.
-REQUEUE_AFTER = timedelta(seconds=30)
+# A job that showed no sign of life for this long (never delivered: the broker was down or the
+# send failed; or its worker died mid-run) is sent again by the beat's sweep (every 10 s, in
+# CELERY_BEAT_SCHEDULE). A live job beats more often (each paid chunk), and a duplicate is
+# harmless: the services claim their work.
+JOB_LEASE = timedelta(seconds=20)
 QUEUE_DOWN_MESSAGE = "Le serveur de tâches ne répond pas : le calcul reprendra automatiquement."
 
 
@@ -86,19 +87,30 @@ def queue_message(job) -> str:
 
 
 def jobs_requeue(*, now: datetime | None = None) -> int:
-    """The beat's sweep: send again every job left pending longer than REQUEUE_AFTER (its send
-    failed, or the broker lost it). Returns how many were sent."""
+    """The beat's sweep: send again every unfinished job silent for longer than JOB_LEASE (its
+    send failed, the broker lost it, or its worker died), at most once a lease. Returns how many
+    were sent."""
     from progression.tasks import advance_run as advance_task
     from progression.tasks import arc_award_pay
 
-    before = (now or timezone.now()) - REQUEUE_AFTER
+    now = now or timezone.now()
     sent = 0
-    for pk, revision in ArcAward.objects.filter(
-        status=JobStatus.PENDING, created_at__lte=before
-    ).values_list("pk", "revision"):
-        sent += job_send(arc_award_pay, pk, revision)
-    for pk in Advance.objects.filter(status=JobStatus.PENDING, created_at__lte=before).values_list(
-        "pk", flat=True
-    ):
-        sent += job_send(advance_task, pk)
+    for award in _silent(ArcAward, now):
+        sent += _send_again(award, now, arc_award_pay, award.pk, award.revision)
+    for advance in _silent(Advance, now):
+        sent += _send_again(advance, now, advance_task, advance.pk)
     return sent
+
+
+def _silent(model, now: datetime) -> list:
+    return list(
+        model.objects.exclude(status=JobStatus.DONE).filter(heartbeat_at__lte=now - JOB_LEASE)
+    )
+
+
+def _send_again(job, now: datetime, task, *args) -> bool:
+    """Send `job` again; once sent, its lease starts over (so the next sweeps leave it alone)."""
+    if not job_send(task, *args):
+        return False
+    type(job).objects.filter(pk=job.pk, heartbeat_at=job.heartbeat_at).update(heartbeat_at=now)
+    return True

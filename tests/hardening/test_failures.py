@@ -117,7 +117,7 @@ def test_with_the_broker_down_closing_an_arc_answers_at_once_and_says_the_job_wa
 
     # The sweep, with the broker still down, fails as fast and keeps the jobs pending.
     started = time.monotonic()
-    later = timezone.now() + progression.REQUEUE_AFTER + timedelta(seconds=1)
+    later = timezone.now() + progression.JOB_LEASE + timedelta(seconds=1)
     assert progression.jobs_requeue(now=later) == 0
     assert time.monotonic() - started < 5
     assert ArcAward.objects.get().status == JobStatus.PENDING
@@ -202,7 +202,7 @@ def test_jobs_recorded_while_redis_was_down_are_paid_once_when_it_returns(
     reset_pools()
     worker = start_worker(own_redis.url)
     try:
-        later = timezone.now() + progression.REQUEUE_AFTER + timedelta(seconds=1)
+        later = timezone.now() + progression.JOB_LEASE + timedelta(seconds=1)
         assert progression.jobs_requeue(now=later) == 2
         wait_for(lambda: ArcAward.objects.get().status == JobStatus.DONE, 30, "award never paid")
         wait_for(lambda: Advance.objects.get().status == JobStatus.DONE, 30, "advance never ran")
