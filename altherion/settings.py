@@ -116,19 +116,29 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# What every process must share (the API throttles' counts) lives in Redis when REDIS_CACHE_URL is
-# set (e.g. redis://redis:6379/1); the embedded default keeps it in each process's memory.
+# What every process must share (the API throttles' counts, the sessions' cache) lives in Redis
+# when REDIS_CACHE_URL is set (e.g. redis://redis:6379/1); the embedded default keeps it in each
+# process's memory. A cache that does not answer is a miss, never an error (IGNORE_EXCEPTIONS):
+# sessions are then read from the database and throttles let requests through.
 REDIS_CACHE_URL = env.str("REDIS_CACHE_URL", default="")
 if REDIS_CACHE_URL:
     if not REDIS_CACHE_URL.startswith(("redis://", "rediss://")):
         raise ImproperlyConfigured("REDIS_CACHE_URL must be a redis:// URL.")
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_CACHE_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": {
+                "SOCKET_CONNECT_TIMEOUT": 1,
+                "SOCKET_TIMEOUT": 1,
+                "IGNORE_EXCEPTIONS": True,
+                "LOG_IGNORED_EXCEPTIONS": True,
+            },
         }
     }
+# A signed-in request reads its session from the cache, not the database (the table's poll, every
+# second or two, costs two queries: the user, and "a member, and what is new").
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

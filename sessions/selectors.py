@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from campaigns.models import Arc, Campaign
+from campaigns.models import Arc, Campaign, Membership, Role
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
 from rules import morale as rules_morale
@@ -29,10 +29,36 @@ POLL_LIMIT = 50
 def visible_q(*, campaign: Campaign, user, prefix: str = "") -> Q:
     """The rows of the log (or rolls, with `prefix`) this member may see; `campaign.membership`
     must be the user's (from `campaigns.policy`)."""
-    if is_storyteller(campaign):
-        return Q()
+    return Q() if is_storyteller(campaign) else _player_visible_q(user, prefix)
+
+
+def _player_visible_q(user, prefix: str = "") -> Q:
     actor = "rolled_by" if prefix == "roll" else "actor"
     return Q(visibility=Visibility.PUBLIC) | Q(visibility=Visibility.STORYTELLER, **{actor: user})
+
+
+def poll_membership(
+    *, user, campaign_id: int, after: int, character_id: int | None = None
+) -> Membership | None:
+    """The poll's one statement: the user's membership of the campaign (None for anyone else),
+    with `has_news` — whether the log holds an entry newer than `after` that this member may
+    see (the same rule as `visible_q`)."""
+    newer = TableEvent.objects.filter(campaign_id=OuterRef("campaign_id"), id__gt=after)
+    if character_id is not None:
+        newer = newer.filter(character_id=character_id)
+    membership = (
+        Membership.objects.select_related("campaign")
+        .filter(campaign_id=campaign_id, user=user)
+        .annotate(
+            any_news=Exists(newer),
+            player_news=Exists(newer.filter(_player_visible_q(user))),
+        )
+        .first()
+    )
+    if membership is not None:
+        storyteller = membership.role == Role.STORYTELLER
+        membership.has_news = membership.any_news if storyteller else membership.player_news
+    return membership
 
 
 def events_for_user(

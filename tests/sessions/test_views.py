@@ -158,13 +158,41 @@ def test_secret_rolls_never_reach_other_players(
     assert visible(storyteller) == (2, 2)
 
 
+def test_the_poll_tells_news_only_of_what_the_member_may_see(
+    client,
+    storyteller,
+    player,
+    other_player,
+    outsider,
+    aelis,
+    campaign,
+    django_assert_max_num_queries,
+):
+    """The idle poll's one statement applies the log's visibility rule: a secret roll is news
+    to its roller and the Conteur only, a non-member gets 404 (and no hint)."""
+    cursor = stored_roll(campaign, player, aelis).events.get().pk
+    stored_roll(campaign, player, aelis, seed=3, visibility=Visibility.STORYTELLER)
+
+    def poll(user, **query):
+        client.force_login(user)
+        with django_assert_max_num_queries(2 if user in (other_player, outsider) else 6):
+            return client.get(url("poll", campaign), {"after": cursor, **query}).status_code
+
+    assert poll(other_player) == 204
+    assert poll(player) == 200
+    assert poll(storyteller) == 200
+    assert poll(player, filter=aelis.pk + 1000) == 204  # another character's entries only
+    assert poll(outsider) == 404
+
+
 def test_the_poll_costs_the_same_queries_with_more_rows(
     client, player, aelis, campaign, django_assert_max_num_queries
 ):
     client.force_login(player)
     newest = stored_roll(campaign, player, aelis).events.get().pk
-    # Nothing new: session, user, membership and one narrow query on the log's index.
-    with django_assert_max_num_queries(4):
+    # Nothing new: the session comes from the cache; the user, then one statement for "a
+    # member, and is there news?" (issue 15: the idle poll costs at most two queries).
+    with django_assert_max_num_queries(2):
         assert client.get(url("poll", campaign), {"after": newest}).status_code == 204
     with django_assert_max_num_queries(5):
         client.get(url("poll", campaign), {"after": 0})
