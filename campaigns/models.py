@@ -91,6 +91,8 @@ class Campaign(models.Model):
         _("jour de jeu"), default=1, help_text=_("La date dans le monde du jeu, en jours.")
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped by every compendium write: the pages cached per sheet version also key on it.
+    revision = models.PositiveIntegerField(default=0, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns"
     )

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from campaigns import compendium_examples
@@ -153,7 +154,13 @@ def entry_save(*, entry):
         raise ValidationError(
             "Une entrée identique vient d'être enregistrée : rechargez la page."
         ) from error
+    campaign_revision_bump(entry.campaign_id)
     return entry
+
+
+def campaign_revision_bump(campaign_id: int) -> None:
+    """The campaign's compendium changed: every page cached for one of its sheets is stale."""
+    Campaign.objects.filter(pk=campaign_id).update(revision=F("revision") + 1)
 
 
 @transaction.atomic
@@ -228,3 +235,4 @@ def compendium_examples_load(*, campaign: Campaign) -> int:
 @transaction.atomic
 def entry_delete(*, entry) -> None:
     entry.delete()
+    campaign_revision_bump(entry.campaign_id)

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Role
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from characters.models import Character, CharacterChange
 
@@ -84,3 +84,31 @@ def characters_for_user(*, user) -> QuerySet[Character]:
 
 def history_prefetch() -> Prefetch:
     return Prefetch("changes", queryset=CharacterChange.objects.select_related("by"))
+
+
+def sheet_probe(*, user, pk: int) -> dict:
+    """What decides how a sheet looks to this user, in one query — its version, the campaign's
+    compendium revision, the viewer's role — for the page cache; 404 unless the user is a
+    member of the character's campaign."""
+    row = (
+        Character.objects.filter(pk=pk, campaign__memberships__user=user.pk)
+        .values(
+            "pk",
+            "name",
+            "version",
+            "owner_id",
+            "owner__username",
+            "campaign_id",
+            "campaign__name",
+            "campaign__revision",
+            "campaign__memberships__role",
+        )
+        .first()
+        if user.is_authenticated
+        else None
+    )
+    if row is None:
+        raise Http404("Personnage introuvable.")
+    row["storyteller"] = row.pop("campaign__memberships__role") == Role.STORYTELLER
+    row["can_edit"] = row["storyteller"] or row["owner_id"] == user.pk
+    return row

@@ -12,15 +12,18 @@ from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from characters import condition, services, sheet
+from characters import condition, page_cache, services, sheet
 from characters.fields import SHEET_FIELDS
 from characters.forms import (
     DamageForm,
@@ -40,6 +43,7 @@ from characters.selectors import (
     character_get_for_editor,
     character_get_for_viewer,
     character_history,
+    sheet_probe,
 )
 from characters.services import (
     SheetConflict,
@@ -178,11 +182,31 @@ def _reload(character_pk: int, user):
 @require_GET
 @vary_on_headers("HX-Request")
 def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    character = character_get_for_viewer(user=request.user, pk=pk)
-    template = "characters/sheet.html"
+    """The sheet page: its body from the page cache (one query decides the key), the shell drawn
+    for this request; `If-None-Match` with the page's ETag → 304."""
     if request.htmx and request.GET.get("part") == "skills":
-        template += "#skills"
-    return render(request, template, sheet_context(request, character))
+        character = character_get_for_viewer(user=request.user, pk=pk)
+        return render(request, "characters/sheet.html#skills", sheet_context(request, character))
+    probe = sheet_probe(user=request.user, pk=pk)
+    key = page_cache.sheet_key(probe, request)
+    fresh = not get_messages(request)  # a page with messages is drawn, not revalidated
+    etag = page_cache.etag(key, request)
+    if fresh and etag in request.headers.get("If-None-Match", ""):
+        return HttpResponseNotModified(headers={"ETag": etag})
+
+    def render_body() -> str:
+        character = character_get_for_viewer(user=request.user, pk=pk)
+        context = sheet_context(request, character, csrf_token=page_cache.CSRF_PLACEHOLDER)
+        return render_to_string("characters/sheet.html#sheet-body", context, request=request)
+
+    body = page_cache.sheet_body(key, render_body)
+    campaign = {"pk": probe["campaign_id"], "name": probe["campaign__name"]}
+    context = {"title": probe["name"], "campaign": campaign}
+    context["sheet_body"] = mark_safe(page_cache.with_csrf(body, request))  # noqa: S308 (ours)
+    response = render(request, "characters/sheet_page.html", context)
+    if fresh:
+        response["ETag"] = etag
+    return response
 
 
 def _render_sections(request, character, *, primary: str, status: int = 200, **extra):

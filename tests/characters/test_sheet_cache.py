@@ -1,0 +1,156 @@
+"""The sheet page is rendered once per version and never stale (issue 15 §1): after every kind of
+write, the next read shows it; a repeated read costs a few queries; `If-None-Match` → 304."""
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from campaigns import services as campaign_services
+from campaigns.models import Arc, Membership, Role
+from characters import services
+from progression import advances, awards, ellipses, experience, trainings
+from progression.models import Advance
+from tests.progression.helpers import GROUP
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def sheet(client, character, **headers):
+    return client.get(reverse("characters:sheet", args=[character.pk]), **headers)
+
+
+def body(client, character) -> str:
+    response = sheet(client, character)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_repeated_read_comes_from_the_cache_in_three_queries(
+    client, player, character, django_assert_max_num_queries
+):
+    client.force_login(player)
+    first = body(client, character)
+    with django_assert_max_num_queries(3):  # the user, the probe; the session is cached
+        again = body(client, character)
+    assert unmasked(again) == unmasked(first) and "Aelis" in again
+
+
+def unmasked(page: str) -> str:
+    """The page without its CSRF tokens (masked afresh for every response)."""
+    return re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]+"', r"\1-", page)
+
+
+def test_field_and_skill_edits_show_on_the_next_read(client, player, character):
+    client.force_login(player)
+    assert 'data-version="1"' in body(client, character)
+    services.character_update_field(
+        character=character.pk, field="lineage", value="Maison Vey", version=1, by=player
+    )
+    page = body(client, character)
+    assert "Maison Vey" in page and 'data-version="2"' in page
+    services.character_skill_set(character=character.pk, key="melee", level=4, version=2, by=player)
+    row = character.skills.get(key="melee").pk
+    assert re.search(rf'id="skill-level-{row}"[^>]*value="4"', body(client, character))
+
+
+def test_an_xp_spend_and_a_training_completion_show_on_the_next_read(
+    client, player, character, storyteller, django_capture_on_commit_callbacks
+):
+    client.force_login(player)
+    arc = Arc.objects.create(campaign=character.campaign, title="Arc", length_unit="weeks")
+    ticks = {"bounty": ["took_part"], "used": ["strength", "vigor"], "opposition_level": 5}
+    checklist = {"group": GROUP, "characters": {str(character.pk): ticks}}
+    with django_capture_on_commit_callbacks(execute=True):
+        awards.arc_award_confirm(arc=arc, checklist=checklist, by=storyteller)
+    body(client, character)
+    experience.xp_spend(
+        character=character.pk,
+        kind="characteristic",
+        target="strength",
+        mode="on_receipt",
+        key="k",
+        by=player,
+    )
+    character.refresh_from_db()
+    assert character.strength == 3
+    assert 'data-version="2"' in body(client, character)
+
+    ellipse = ellipses.ellipse_open(campaign=character.campaign, length_days=30)
+    trainings.training_queue(
+        character=character, ellipse=ellipse, kind="characteristic", target="vigor", by=player
+    )
+    advance = Advance.objects.create(ellipse=ellipse, key="close", closes=True)
+    advances.advance_run(advance_id=advance.pk)
+    character.refresh_from_db()
+    assert character.vigor == 3
+    assert f'data-version="{character.version}"' in body(client, character)
+
+
+def test_a_compendium_rename_shows_on_every_sheet_of_the_campaign(
+    client, player, character, species
+):
+    character.species = species
+    character.save()
+    client.force_login(player)
+    assert "Elfe" in body(client, character)
+    species.name = "Haut-Elfe"
+    campaign_services.entry_save(entry=species)
+    assert "Haut-Elfe" in body(client, character)
+
+
+def test_rights_follow_the_membership(client, player, other_player, storyteller, character):
+    client.force_login(other_player)
+    edit = reverse("characters:field", args=[character.pk, "lineage"])
+    assert edit not in body(client, character)  # a reader's page
+    membership = Membership.objects.get(campaign=character.campaign, user=other_player)
+    storyteller_membership = Membership.objects.get(
+        campaign=character.campaign, role=Role.STORYTELLER
+    )
+    campaign_services.storyteller_hand_over(campaign=character.campaign, to=membership)
+    assert edit in body(client, character)  # now the Conteur: an editor's page
+    assert storyteller_membership.user == storyteller
+    campaign_services.membership_remove(
+        membership=Membership.objects.get(campaign=character.campaign, user=player)
+    )
+    client.force_login(player)
+    assert sheet(client, character).status_code == 404
+
+
+def test_each_session_gets_its_own_csrf_token_in_the_cached_page(player, character):
+    pages = []
+    for _ in range(2):
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(player)
+        page = body(client, character)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        assert "__sheet_csrf_token__" not in page
+        url = reverse("characters:field", args=[character.pk, "notes"])
+        version = re.search(r'data-version="(\d+)"', page).group(1)
+        saved = client.post(
+            url, {"value": f"note {len(pages)}", "version": version, "csrfmiddlewaretoken": token}
+        )
+        assert saved.status_code in (200, 302)
+        pages.append(page)
+    character.refresh_from_db()
+    assert character.notes == "note 1"
+
+
+def test_if_none_match_gets_304_until_the_sheet_changes(client, player, character):
+    client.force_login(player)
+    etag = sheet(client, character)["ETag"]
+    assert sheet(client, character, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    services.character_update_field(
+        character=character.pk, field="lineage", value="Vey", version=1, by=player
+    )
+    changed = sheet(client, character, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
