@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench lint format install install-dev migrate clean
+.PHONY: run dev test bench lint format install install-dev migrate clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +25,15 @@ install-dev: $(VENV)/.installed-dev
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-run: migrate
+# How a Conteur hosts an evening: DEBUG off, gunicorn, static files by WhiteNoise (bin/serve).
+run: install
+	PY=$(PY) HOST=$(HOST) PORT=$(PORT) bin/serve
+
+# Django's debug server for working on the code: DEBUG on, reloads on every change.
+dev: migrate
 	$(PY) manage.py seed_demo
-	@echo "Altherion sur http://$(HOST):$(PORT)/ (Ctrl+C pour arrêter)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Altherion (débogage) sur http://$(HOST):$(PORT)/ (Ctrl+C pour arrêter)"
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -1,8 +1,9 @@
 """Settings for the Altherion campaign manager, read from the environment.
 
 With no variables set the app runs in its embedded mode: SQLite under var/, Celery tasks run
-in-process, DEBUG on and a secret key made once and kept under var/. Production sets DEBUG=0,
-SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BROKER_URL (the names docker-compose.yml uses).
+in-process, DEBUG on and a secret key made once and kept under var/ (`make run` serves that mode
+with DEBUG=0). Production sets DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and
+CELERY_BROKER_URL (the names docker-compose.yml uses).
 """
 
 import secrets
@@ -15,27 +16,33 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
+
+# The embedded mode's files (SQLite database, secret key); tests point it at a temporary folder.
+VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 
 EMBEDDED_DATABASE = not env.str("DATABASE_URL", default="")
 DEBUG = env.bool("DEBUG", default=EMBEDDED_DATABASE)
 
 
 def _local_secret_key() -> str:
-    """The embedded mode's own key, made once so sessions survive a restart."""
-    VAR_DIR.mkdir(exist_ok=True)
+    """The embedded mode's own key, made once (readable by its owner only) so sessions survive a
+    restart."""
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
     key_file = VAR_DIR / "secret_key"
     if not key_file.exists():
+        key_file.touch(mode=0o600)
         key_file.write_text(secrets.token_urlsafe(50))
     return key_file.read_text().strip()
 
 
+# A server on PostgreSQL (production) must be given its key; the embedded mode, debug server or
+# `make run` (DEBUG off on SQLite), keeps its own under var/.
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    if not DEBUG and not EMBEDDED_DATABASE:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off with DATABASE_URL.")
     SECRET_KEY = _local_secret_key()
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
@@ -100,7 +107,7 @@ TEMPLATES = [
 ]
 
 if EMBEDDED_DATABASE:
-    VAR_DIR.mkdir(exist_ok=True)
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -172,7 +179,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -185,11 +192,15 @@ STORAGES = {
     },
 }
 
-# Production over HTTPS: on by default whenever DEBUG is off.
+# Production over HTTPS: on by default whenever DEBUG is off. TLS ends at the proxy in front of
+# gunicorn (Caddy in docker-compose.yml), which sets X-Forwarded-Proto on every request it passes;
+# gunicorn must then be reachable only through it, or a client could claim HTTPS itself.
 HTTPS = env.bool("HTTPS", default=not DEBUG)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Health checks speak plain HTTP to gunicorn from inside its container, without the proxy.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)

@@ -1,12 +1,32 @@
+import contextlib
+import http.client
 import os
+import re
 import secrets
+import socket
+import stat
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
 
 BASE_DIR = Path(__file__).resolve().parents[2]
+# What the tests' own environment may hold that a server started here must not inherit.
+SERVER_VARIABLES = {
+    "DEBUG",
+    "SECRET_KEY",
+    "HTTPS",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "REDIS_CACHE_URL",
+    "VAR_DIR",
+    "STATIC_ROOT",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -40,7 +60,12 @@ def test_check_deploy_is_clean_with_production_variables():
 
 
 def test_production_without_a_secret_key_fails_loudly():
-    result = _manage("check", DEBUG="0", ALLOWED_HOSTS="altherion.example.org")
+    result = _manage(
+        "check",
+        DEBUG="0",
+        ALLOWED_HOSTS="altherion.example.org",
+        DATABASE_URL="postgres://altherion@127.0.0.1:5432/altherion",
+    )
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
 
@@ -50,7 +75,17 @@ def test_docker_compose_runs_the_production_shape():
     services = compose["services"]
     assert set(services) >= {"web", "worker", "beat", "postgres", "redis"}
     assert "gunicorn" in " ".join(services["web"]["command"])
-    assert "8000:8000" in [str(port) for port in services["web"]["ports"]]
+    # Only Caddy is published: gunicorn trusts X-Forwarded-Proto, so no client may reach it.
+    assert "ports" not in services["web"]
+    published = [str(port) for name in services for port in services[name].get("ports", [])]
+    assert sorted(published) == ["443:443", "443:443/udp", "80:80"]
+    caddy = services["caddy"]
+    assert caddy["image"] == "caddy:2"
+    assert caddy["environment"]["SITE_ADDRESS"] == "${SITE_ADDRESS:-localhost}"
+    assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in caddy["volumes"]
+    assert (BASE_DIR / "deploy" / "Caddyfile").is_file()
+    assert "caddy_data:/data" in caddy["volumes"] and "caddy_data" in compose["volumes"]
+    assert caddy["depends_on"]["web"]["condition"] == "service_healthy"
     assert "worker" in services["worker"]["command"]
     assert "beat" in services["beat"]["command"]
     for name in ("web", "worker", "beat"):
@@ -59,7 +94,123 @@ def test_docker_compose_runs_the_production_shape():
         assert environment["CELERY_BROKER_URL"].startswith("redis://")
         assert environment["DEBUG"] == "0"
         assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web", "postgres", "redis"):
+    for name in ("web", "caddy", "worker", "postgres", "redis"):
         assert "test" in services[name]["healthcheck"]
     assert "pgdata" in compose["volumes"]
     assert any("pgdata:" in volume for volume in services["postgres"]["volumes"])
+
+
+# --- a server in a subprocess: `make run`'s, and docker-compose's web (test_compose.py) ---------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def http_get(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
+    """One plain-HTTP GET to 127.0.0.1:port, redirects not followed; the body is read."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        response.body = response.read()
+        return response
+    finally:
+        connection.close()
+
+
+def server_environment(**variables: str) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if k not in SERVER_VARIABLES}
+    return {**clean, "PYTHONUNBUFFERED": "1", **variables}
+
+
+@contextlib.contextmanager
+def serving(
+    argv: list[str], *, port: int, env: dict[str, str], log: Path, timeout: float = 90
+) -> Iterator[subprocess.Popen]:
+    """Run argv (a server for 127.0.0.1:port) until it answers any HTTP request, then stop it."""
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            argv, cwd=BASE_DIR, env=env, stdout=output, stderr=subprocess.STDOUT
+        )
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                assert process.poll() is None, f"the server exited:\n{log.read_text()}"
+                assert time.monotonic() < deadline, f"no answer in {timeout} s:\n{log.read_text()}"
+                try:
+                    http_get(port, "/healthz")
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            yield process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+# --- make run -------------------------------------------------------------------------------
+
+
+def _make_recipe(target: str) -> str:
+    """The recipe lines of one Makefile target."""
+    makefile = (BASE_DIR / "Makefile").read_text()
+    match = re.search(rf"^{target}:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert match, f"no {target} target in the Makefile"
+    return match.group(1)
+
+
+def test_make_run_serves_bin_serve_and_make_dev_the_debug_server():
+    run, dev = _make_recipe("run"), _make_recipe("dev")
+    assert "bin/serve" in run and "runserver" not in run
+    assert "runserver" in dev and "DEBUG=1" in dev
+
+
+def test_make_run_serves_a_table_with_debug_off(tmp_path):
+    """bin/serve, the command `make run` runs, on a free port and an empty SQLite database: it
+    makes a key, migrates, loads the demo, prints its logins and serves through gunicorn with
+    DEBUG off: French error pages, static files collected and served by WhiteNoise."""
+    port = free_port()
+    env = server_environment(
+        PY=sys.executable,
+        HOST="127.0.0.1",
+        PORT=str(port),
+        VAR_DIR=str(tmp_path / "var"),
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    log = tmp_path / "serve.log"
+    with serving([str(BASE_DIR / "bin" / "serve")], port=port, env=env, log=log):
+        missing = http_get(port, "/nulle-part/")
+        home = http_get(port, "/")
+        scripts = re.findall(r'src="(/static/[^"]+\.js)"', home.body.decode())
+        connection_js = next(s for s in scripts if s.startswith("/static/js/connection."))
+        script = http_get(port, connection_js)
+        unhashed = http_get(port, "/static/js/connection.js")
+    output = log.read_text()
+
+    assert "conteur / altherion-demo" in output and "aelis / altherion-demo" in output
+    assert f"Altherion sur http://127.0.0.1:{port}/" in output
+    assert "gunicorn" in output and "runserver" not in output
+    key = tmp_path / "var" / "secret_key"
+    assert len(key.read_text().strip()) >= 50
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert (tmp_path / "var" / "altherion.sqlite3").exists()
+
+    assert missing.status == 404
+    page = missing.body.decode()
+    assert "Page introuvable" in page
+    assert "URLconf" not in page and "Django" not in page and "DEBUG" not in page
+    assert home.status == 200
+    # Hashed names: the manifest storage that DEBUG off selects, filled by collectstatic.
+    assert re.fullmatch(r"/static/js/connection\.[0-9a-f]{12}\.js", connection_js)
+    assert script.status == 200
+    assert "immutable" in script.getheader("Cache-Control")
+    assert "max-age=315360000" in script.getheader("Cache-Control")
+    assert unhashed.status == 200 and "max-age=" in unhashed.getheader("Cache-Control")
+    assert any(s.startswith("/static/django_htmx/htmx") for s in scripts)
