@@ -225,12 +225,18 @@ def _is_user(field_: models.Field) -> bool:
     return field_.is_relation and field_.related_model is get_user_model()
 
 
+# Columns that are the server's bookkeeping, not the campaign's content (a cache counter).
+NOT_EXPORTED = {(Campaign, "revision")}
+
+
 def _exported_fields(model: type[models.Model]) -> list[models.Field]:
-    """Every concrete column but the id and the campaign (implied by the file)."""
+    """Every concrete column but the id, the campaign (implied by the file) and NOT_EXPORTED."""
     return [
         f
         for f in model._meta.concrete_fields
-        if not f.primary_key and not (f.is_relation and f.related_model is Campaign)
+        if not f.primary_key
+        and not (f.is_relation and f.related_model is Campaign)
+        and (model, f.name) not in NOT_EXPORTED
     ]
 
 
