@@ -3,8 +3,10 @@
 Starts gunicorn on 127.0.0.1 (a free port) against PostgreSQL `altherion_bench` (recreated),
 seeds a campaign with a character of 20 skills and 50 history rows, then loads three URLs with a
 bounded pool of Python threads (http.client, keep-alive): a minimal login-protected Django view
-(the floor), the sheet page and the API detail. Prints requests/s, p50 and p99 of each and the
-ratios to the floor. Settings: BENCH_SECONDS (8), BENCH_CONCURRENCY (8), BENCH_WORKERS (2),
+(the floor), the sheet page and the API detail — read-only, then mixed: one request in 20 is the
+Conteur's write of the sheet through the API, and a read started after a write answered that
+shows an older version counts as an error (a cache that is never invalidated cannot pass).
+Prints requests/s, p50 and p99 of each and the ratios to the floor. Settings: BENCH_SECONDS (8), BENCH_CONCURRENCY (8), BENCH_WORKERS (2),
 BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/altherion_bench).
 """
 
@@ -68,6 +70,7 @@ print("BENCH-SEED " + json.dumps({
     "character": character.pk,
     "session": session.session_key,
     "token": Token.objects.create(user=player).key,
+    "writer": Token.objects.create(user=storyteller).key,
 }))
 """
 
@@ -133,8 +136,50 @@ def wait_until_up(port: int, process: subprocess.Popen) -> None:
     raise SystemExit("gunicorn did not answer within 30 s")
 
 
-def load(port: int, path: str, headers: dict[str, str]) -> dict[str, float]:
-    """Hit `path` from CONCURRENCY threads for SECONDS (at most MAX_REQUESTS in all)."""
+class Writer:
+    """The mixed load's other client: the Conteur writing the sheet through the API, one write
+    at a time; `written` is the newest version a write was answered with."""
+
+    def __init__(self, port: int, character: int, token: str) -> None:
+        self.port, self.character, self.token = port, character, token
+        self.lock = threading.Lock()
+        self.written = 0
+        self.count = 0
+
+    def write(self) -> bool:
+        with self.lock:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            headers = {"Authorization": f"Token {self.token}", "Accept": "application/json"}
+            conn.request("GET", f"/api/characters/{self.character}/", headers=headers)
+            current = json.loads(conn.getresponse().read())
+            self.count += 1
+            body = json.dumps({"karma": self.count % 10, "version": current["version"]})
+            headers["Content-Type"] = "application/json"
+            conn.request("PATCH", f"/api/characters/{self.character}/", body, headers)
+            response = conn.getresponse()
+            answer = json.loads(response.read())
+            conn.close()
+            if response.status != 200:
+                return False
+            self.written = max(self.written, answer["version"])
+            return True
+
+
+def shown_version(body: bytes) -> int:
+    """The sheet version a page (data-version) or an API answer ("version") shows."""
+    text = body.decode()
+    if text.startswith("{"):
+        return json.loads(text)["version"]
+    marker = 'data-version="'
+    at = text.index(marker) + len(marker)
+    return int(text[at : text.index('"', at)])
+
+
+def load(
+    port: int, path: str, headers: dict[str, str], writer: Writer | None = None
+) -> dict[str, float]:
+    """Hit `path` from CONCURRENCY threads for SECONDS (at most MAX_REQUESTS in all); with a
+    `writer`, one request in 20 is a write and every read is checked against the last one."""
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()
@@ -151,13 +196,21 @@ def load(port: int, path: str, headers: dict[str, str]) -> dict[str, float]:
                 if budget[0] <= 0:
                     break
                 budget[0] -= 1
+                turn = budget[0]
             start = time.perf_counter()
+            if writer is not None and turn % 20 == 0:
+                bad += not writer.write()
+                mine.append(time.perf_counter() - start)
+                continue
+            expected = writer.written if writer is not None else 0
             try:
                 conn.request("GET", path, headers=headers)
                 response = conn.getresponse()
-                response.read()
+                body = response.read()
                 if response.status != 200:
                     bad += 1
+                elif writer is not None and shown_version(body) < expected:
+                    bad += 1  # a stale page: a write was answered before this read began
             except (OSError, http.client.HTTPException):
                 bad += 1
                 conn.close()
@@ -235,8 +288,12 @@ def main() -> int:
         )
         print(f"{'target':<22}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
         results = {}
-        for label, path, headers in targets:
-            result = load(port, path, headers)
+        writer = Writer(port, seed["character"], seed["writer"])
+        mixed = [
+            (f"{label} (mixed)", path, headers, writer) for label, path, headers in targets[1:]
+        ]
+        for label, path, headers, *write in [*targets, *mixed]:
+            result = load(port, path, headers, *write)
             results[label] = result
             print(
                 f"{label:<22}{result['rps']:>10.1f}{result['p50']:>10.1f}"
@@ -248,6 +305,8 @@ def main() -> int:
             "floor (minimal view)": floor_name,
             "sheet page": "page de la fiche",
             "API detail": "API : détail de la fiche",
+            "sheet page (mixed)": "page de la fiche, 1 écriture sur 20",
+            "API detail (mixed)": "API : détail, 1 écriture sur 20",
         }
         emit(
             *(
@@ -259,7 +318,7 @@ def main() -> int:
                 for label, r in results.items()
             )
         )
-        for label in ("sheet page", "API detail"):
+        for label in ("sheet page", "API detail", "sheet page (mixed)", "API detail (mixed)"):
             result = results[label]
             print(
                 f"ratio {label}/floor: throughput {result['rps'] / floor['rps']:.2f}×, "
