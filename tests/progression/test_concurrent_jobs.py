@@ -8,9 +8,9 @@ import time
 import pytest
 from django.db import connection
 
+from campaigns.models import Arc
 from characters.models import Character, CharacterChange
 from characters.services import SheetConflict, character_update
-from campaigns.models import Arc
 from progression import advances, awards, ellipses, trainings
 from progression.models import Advance, JobStatus, Training, TrainingStatus, XpEntry
 from tests.progression.helpers import GROUP, make_character

@@ -4,6 +4,7 @@ project's Celery settings (no test override of the visibility timeout), real Red
 PostgreSQL. The worker's main process and its pool children die together (`kill -9` of the
 process group); a new worker comes up; the beat's lease sweep sends the orphaned jobs again."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -60,10 +61,8 @@ def _start(service: str, broker: str, tmp_path: Path, **env_extra) -> subprocess
 
 
 def _kill_group(process: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     process.wait(timeout=10)
 
 
