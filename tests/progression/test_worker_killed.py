@@ -137,8 +137,10 @@ def test_a_worker_killed_mid_job_leaves_nothing_stuck(
 
         second = _start("worker", redis_broker, tmp_path)
         took = _wait(
-            lambda: ArcAward.objects.get(pk=award.pk).status == JobStatus.DONE
-            and Advance.objects.get(pk=advance.pk).status == JobStatus.DONE,
+            lambda: (
+                ArcAward.objects.get(pk=award.pk).status == JobStatus.DONE
+                and Advance.objects.get(pk=advance.pk).status == JobStatus.DONE
+            ),
             RECOVERY,
             f"a job stayed stuck after its worker died (logs in {tmp_path})",
         )
