@@ -38,6 +38,8 @@ def cells(row: dict, floors: dict[str, dict]) -> list[str]:
             ratio,
             "",
         ]
+    if "pages" in row:
+        return [row["name"], f"{row['pages']} pages", "", f"{row['ms']:.0f} ms", "", ""]
     if "seconds" in row:
         value = f"{row['seconds']:.2f} s"
     else:

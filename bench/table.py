@@ -49,6 +49,13 @@ WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
 THREADS = 4  # per worker; each thread keeps one PostgreSQL connection (CONN_MAX_AGE)
 POLL_INTERVAL = 1.5  # seconds, as the table page polls
 LIVE_SECONDS = 15  # the realistic phase: 50 pages polling every 1.5 s while a player rolls
+# The capacity row: more and more open pages (each polling every 1.5 s) while one roll a second
+# lands, public or secret; the most pages held with the poll's p99 within the target.
+CAPACITY_STEPS = tuple(
+    int(n) for n in os.environ.get("BENCH_PAGES", "50,100,200,300,500").split(",")
+)
+CAPACITY_SECONDS = float(os.environ.get("BENCH_CAPACITY_SECONDS", "9"))
+CAPACITY_P99_MS = 250
 
 
 def server_env() -> dict[str, str]:
@@ -255,6 +262,51 @@ class Load:
         }
 
 
+def pages_held(port: int, data: dict, roll, newest_event) -> dict:
+    """The most open table pages one server holds: for each step, `pages` threads poll every
+    POLL_INTERVAL (each from its own cursor) for CAPACITY_SECONDS while one roll a second lands
+    (every other one secret); the step holds if the polls' p99 stays within CAPACITY_P99_MS."""
+    held: dict = {"pages": 0, "p99": 0.0, "steps": []}
+    for pages in CAPACITY_STEPS:
+        stop = threading.Event()
+
+        def one_roll_a_second(stop=stop):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            turn = 0
+            while not stop.is_set():
+                method, path, body, headers = roll(turn, {})
+                payload = json.loads(body)
+                payload["visibility"] = "storyteller" if turn % 2 else "public"
+                conn.request(method, path, body=json.dumps(payload), headers=headers)
+                conn.getresponse().read()
+                turn += 1
+                stop.wait(1.0)
+            conn.close()
+
+        start_cursor = newest_event()
+
+        def poll(index, state, start_cursor=start_cursor):
+            after = state.setdefault("after", start_cursor)
+            session = data["sessions"][index % len(data["sessions"])]
+            headers = {"Cookie": f"sessionid={session}", "HX-Request": "true"}
+            return "GET", f"/campaigns/{data['campaign']}/table/poll/?after={after}", None, headers
+
+        roller = threading.Thread(target=one_roll_a_second)
+        roller.start()
+        until = time.monotonic() + CAPACITY_SECONDS
+        step = Load(port, pages, 10**9, poll, interval=POLL_INTERVAL, until=until).run()
+        stop.set()
+        roller.join()
+        ok = step["p99"] <= CAPACITY_P99_MS and not step["errors"]
+        held["steps"].append((pages, step["p99"], ok))
+        print(f"  {pages:4d} pages : p99 {step['p99']:.0f} ms, {step['rps']:.0f} req/s", end="")
+        print("" if ok else f" — au-delà de {CAPACITY_P99_MS} ms ou en erreur")
+        if not ok:
+            break
+        held["pages"], held["p99"] = pages, step["p99"]
+    return held
+
+
 def main() -> int:
     try:
         recreate_database()
@@ -327,6 +379,8 @@ def main() -> int:
         stop.set()
         roller.join()
         del background
+        print(f"capacité : pages ouvertes (poll toutes les {POLL_INTERVAL} s, 1 jet par seconde)")
+        held = pages_held(port, data, roll, newest_event)
     finally:
         server.terminate()
         server.wait(timeout=15)
@@ -366,6 +420,13 @@ def main() -> int:
             }
             for name, r in results.items()
         )
+    )
+    emit(
+        {
+            "name": f"pages de table ouvertes tenues (p99 du poll ≤ {CAPACITY_P99_MS} ms)",
+            "pages": held["pages"],
+            "ms": held["p99"],
+        }
     )
     needed = OPEN_PAGES / POLL_INTERVAL
     capacity = results["poll"]["rps"]
