@@ -112,6 +112,13 @@ if EMBEDDED_DATABASE:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "altherion.sqlite3",
+            # `make run` serves a table with threads: readers never wait for a writer (WAL), and a
+            # write transaction takes its lock at once instead of failing on "database is locked".
+            "OPTIONS": {
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
         }
     }
 else:
