@@ -4,6 +4,7 @@ import os
 import re
 import secrets
 import socket
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -201,6 +202,9 @@ def test_make_run_serves_a_table_with_debug_off(tmp_path):
     assert len(key.read_text().strip()) >= 50
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     assert (tmp_path / "var" / "altherion.sqlite3").exists()
+    # Threads read while one writes: the file is in WAL mode (kept in the file itself).
+    with sqlite3.connect(tmp_path / "var" / "altherion.sqlite3") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
     assert missing.status == 404
     page = missing.body.decode()
