@@ -40,7 +40,16 @@ from campaigns.models import (
 )
 from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
 from progression.models import Advance, ArcAward, Ellipse, Training, XpEntry
-from sessions.models import Injury, MoralePool, PlaySession, Roll, TableEvent
+from sessions.models import (
+    Combatant,
+    Encounter,
+    Injury,
+    MoralePool,
+    PlaySession,
+    Roll,
+    StatBlock,
+    TableEvent,
+)
 
 FORMAT = "altherion-campaign"
 VERSION = 1
@@ -76,6 +85,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("rolls", Roll, "campaign"),
     Section("injuries", Injury, "campaign"),
     Section("table_events", TableEvent, "campaign"),
+    Section("stat_blocks", StatBlock, "campaign"),
+    Section("encounters", Encounter, "campaign"),
+    Section("combatants", Combatant, "encounter__campaign"),
     Section("arc_awards", ArcAward, "arc__campaign"),
     Section("ellipses", Ellipse, "campaign"),
     Section("advances", Advance, "ellipse__campaign"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from sessions import api
+from sessions import api, combat_api
 
 app_name = "sessions_api"
 
@@ -28,4 +28,57 @@ urlpatterns = [
     path(IN_CAMPAIGN + "odds/", api.Odds.as_view(), name="odds"),
     path(IN_CAMPAIGN + "morale/", api.Morale.as_view(), name="morale"),
     path(IN_CAMPAIGN + "morale/actions/", api.MoraleAction.as_view(), name="morale-action"),
+    # combat (§13): the bestiary, encounters and their turns (sessions/combat_api.py)
+    path(IN_CAMPAIGN + "stat-blocks/", combat_api.StatBlockList.as_view(), name="stat-block-list"),
+    path(
+        IN_CAMPAIGN + "stat-blocks/<int:pk>/",
+        combat_api.StatBlockDetail.as_view(),
+        name="stat-block-detail",
+    ),
+    path(IN_CAMPAIGN + "encounters/", combat_api.EncounterList.as_view(), name="encounter-list"),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/",
+        combat_api.EncounterDetail.as_view(),
+        name="encounter-detail",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/combatants/",
+        combat_api.EncounterCombatants.as_view(),
+        name="encounter-combatants",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/combatants/<int:combatant_id>/",
+        combat_api.CombatantDetail.as_view(),
+        name="combatant-detail",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/combatants/<int:combatant_id>/status/",
+        combat_api.CombatantStatusChange.as_view(),
+        name="combatant-status",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/combatants/<int:combatant_id>/reveal/",
+        combat_api.CombatantReveal.as_view(),
+        name="combatant-reveal",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/initiative/",
+        combat_api.EncounterInitiative.as_view(),
+        name="encounter-initiative",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/next/",
+        combat_api.EncounterNext.as_view(),
+        name="encounter-next",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/delay/",
+        combat_api.EncounterDelay.as_view(),
+        name="encounter-delay",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/end/",
+        combat_api.EncounterEnd.as_view(),
+        name="encounter-end",
+    ),
 ]

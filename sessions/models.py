@@ -3,6 +3,7 @@ table log and the lasting injuries (RULES.md §5–§8, §14). Services in `sess
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -123,6 +124,7 @@ class TableEventKind(models.TextChoices):
     ROLL = "roll", _("Jet")
     MORALE = "morale", _("Moral")
     CONSEQUENCE = "consequence", _("Conséquence")
+    COMBAT = "combat", _("Combat")
 
 
 class TableEvent(models.Model):
@@ -180,3 +182,140 @@ class Injury(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character_id}: {self.effect}"
+
+
+# --- combat (§13): the bestiary, encounters and their combatants -------------------------------
+
+
+NPC_CHARACTERISTIC = [MinValueValidator(1), MaxValueValidator(20)]  # NPCs: a generous bound
+
+
+class StatBlock(models.Model):
+    """An NPC of the campaign's bestiary (kept by the Conteur): what initiative and the defences
+    need (§1, §13) and the gauges' maxima. Only the Finesse row's characteristics are kept of
+    the nine (with Force and Vigueur for Blocage and Parade); the score is computed as the
+    sheet's (`sessions.combat.block_finesse`)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stat_blocks")
+    name = models.CharField(_("nom"), max_length=NAME_LENGTH)
+    strength = models.PositiveSmallIntegerField(
+        _("Force"), default=2, validators=NPC_CHARACTERISTIC
+    )
+    vigor = models.PositiveSmallIntegerField(_("Vigueur"), default=2, validators=NPC_CHARACTERISTIC)
+    agility = models.PositiveSmallIntegerField(
+        _("Agilité"), default=2, validators=NPC_CHARACTERISTIC
+    )
+    perception = models.PositiveSmallIntegerField(
+        _("Perception"), default=2, validators=NPC_CHARACTERISTIC
+    )
+    wisdom = models.PositiveSmallIntegerField(
+        _("Sagesse"), default=2, validators=NPC_CHARACTERISTIC
+    )
+    combativeness = models.PositiveSmallIntegerField(
+        _("Combativité"), default=1, validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
+    vitality_max = models.PositiveIntegerField(_("Vitalité maximale"), default=15)
+    energy_max = models.PositiveIntegerField(_("Énergie maximale"), default=15)
+    confidence_max = models.PositiveIntegerField(_("Confiance maximale"), default=15)
+    armour = models.PositiveSmallIntegerField(_("armure"), null=True, blank=True)
+    shield = models.BooleanField(_("bouclier"), default=False)
+    annulation = models.PositiveSmallIntegerField(_("annulation"), default=0)
+    resistance = models.PositiveSmallIntegerField(_("résistance"), default=0)
+    notes = models.TextField(_("notes"), blank=True, max_length=TEXT_LENGTH)
+    hidden = models.BooleanField(_("caché aux joueurs"), default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(combativeness__gte=1, combativeness__lte=5),
+                name="stat_block_combativeness_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EncounterStatus(models.TextChoices):
+    PREPARING = "preparing", _("En préparation")
+    RUNNING = "running", _("En cours")
+    ENDED = "ended", _("Terminée")
+
+
+class Encounter(models.Model):
+    """A fight at the table. `order` is the current round's acting slots (§13), each
+    {"combatant": id, "pass": n}, and `position` the slot acting now; `turn` counts every step
+    (the precondition a "next turn" sends, so a double click never skips two)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="encounters")
+    play_session = models.ForeignKey(
+        PlaySession, on_delete=models.SET_NULL, null=True, blank=True, related_name="encounters"
+    )
+    name = models.CharField(_("nom"), max_length=NAME_LENGTH)
+    status = models.CharField(
+        max_length=16, choices=EncounterStatus.choices, default=EncounterStatus.PREPARING
+    )
+    round = models.PositiveIntegerField(default=0)
+    turn = models.PositiveIntegerField(default=0)
+    order = models.JSONField(default=list, blank=True)
+    position = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=~Q(status="ended"),
+                name="encounter_one_open_per_campaign",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CombatantStatus(models.TextChoices):
+    ACTIVE = "active", _("En lice")
+    DEFEATED = "defeated", _("Vaincu")
+    UNCONSCIOUS = "unconscious", _("Inconscient")
+    DEAD = "dead", _("Mort")
+    LEFT = "left", _("Parti")
+
+
+class Combatant(models.Model):
+    """One side of a fight: a character of the party or an NPC (from a stat block, or a quick
+    one-off). Finesse and Combativité are read from the sheet (or the block) when they join."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    stat_block = models.ForeignKey(
+        StatBlock, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    name = models.CharField(_("nom"), max_length=NAME_LENGTH)
+    finesse = models.PositiveSmallIntegerField(_("Finesse"), default=2)
+    combativeness = models.PositiveSmallIntegerField(_("Combativité"), default=1)
+    hidden = models.BooleanField(_("caché aux joueurs"), default=False)
+    status = models.CharField(
+        max_length=16, choices=CombatantStatus.choices, default=CombatantStatus.ACTIVE
+    )
+    initiative = models.IntegerField(null=True, blank=True)
+    initiative_breakdown = models.JSONField(default=dict, blank=True)
+    # The request that added it (several at once share one): a retry adds nobody twice.
+    idempotency_key = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["encounter", "idempotency_key"], name="combatant_key")]
+
+    def __str__(self) -> str:
+        return self.name

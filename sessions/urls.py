@@ -3,7 +3,7 @@
 from django.urls import path
 
 from common import converters  # noqa: F401 (registers <rowid:…>)
-from sessions import views
+from sessions import combat_urls, views
 
 app_name = "sessions"
 
@@ -31,3 +31,4 @@ urlpatterns = [
     path(session, views.table_page, name="session_table"),
     path(session + "rolls/", views.roll_create, name="session_roll"),
 ]
+urlpatterns += combat_urls.urlpatterns  # the bestiary and combat (§13)

@@ -34,7 +34,7 @@ from campaigns.policy import (
 from common.htmx import HtmxHttpRequest
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import selectors, services
+from sessions import combat_selectors, selectors, services
 from sessions.checks import check_prepare
 from sessions.consequences import consequences_available
 from sessions.forms import ConsequenceForm, MoraleForm, PlaySessionForm, RollForm, fresh_key
@@ -177,6 +177,7 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
         "character_filter": character_filter,
         "panel": selectors.morale_panel(campaign=campaign, user=request.user),
         **_odds_context(odds_form, characters),
+        **combat_selectors.tracker_context(campaign, request.user),
     }
     template = "sessions/page.html"
     if request.htmx and before is not None:
@@ -202,6 +203,8 @@ def table_odds(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect(f"{reverse('sessions:table', args=[pk])}?{request.GET.urlencode()}")
     characters = selectors.characters_for_roller(campaign=campaign, user=request.user)
     form = _roll_form(request, campaign, characters, data=request.GET)
+    # The preview sends only what the odds need: never the CSRF token nor the roll's key.
+    form.fields["idempotency_key"].required = False
     context = {"campaign": campaign, **_odds_context(form, characters)}
     return render(request, "sessions/page.html#odds", context)
 
@@ -315,6 +318,8 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     response["X-Table-Cursor"] = str(events[0].pk)
     if selectors.has_morale_event(events):
         response = trigger_client_event(response, MORALE_CHANGED)
+    if combat_selectors.has_combat_event(events):
+        response = trigger_client_event(response, combat_selectors.COMBAT_CHANGED)
     return response
 
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from altherion.urls import campaign_routes
 from sessions import urls as session_urls
+from sessions.models import StatBlock
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +72,27 @@ def _invitation(world):
 
 
 # (url name, kwargs, method, POST data, expected by persona)
+STAT_BLOCK_DATA = {
+    "name": "Brigand",
+    "agility": 3,
+    "perception": 2,
+    "wisdom": 2,
+    "strength": 3,
+    "vigor": 3,
+    "combativeness": 2,
+    "vitality_max": 15,
+    "energy_max": 15,
+    "confidence_max": 15,
+    "annulation": 0,
+    "resistance": 0,
+}
+
+
+def _block(world):
+    block, _ = StatBlock.objects.get_or_create(campaign=world["campaign"], name="Loup")
+    return {**_c(world), "block_pk": block.pk}
+
+
 MATRIX = [
     ("list", lambda w: {}, "get", None, ANY_USER_PAGE),
     ("create", lambda w: {}, "get", None, ANY_USER_PAGE),
@@ -116,6 +138,13 @@ MATRIX = [
     ("sessions:delete", _session, "post", None, MANAGE_ACTION),
     ("compendium", _c, "get", None, READ),
     ("compendium_examples", _c, "post", None, MANAGE_ACTION),
+    ("sessions:bestiary", _c, "get", None, READ),
+    ("sessions:stat_block_create", _c, "get", None, MANAGE_PAGE),
+    ("sessions:stat_block_create", _c, "post", lambda w: STAT_BLOCK_DATA, MANAGE_ACTION),
+    ("sessions:stat_block_edit", _block, "get", None, MANAGE_PAGE),
+    ("sessions:stat_block_edit", _block, "post", lambda w: STAT_BLOCK_DATA, MANAGE_ACTION),
+    ("sessions:stat_block_delete", _block, "get", None, MANAGE_PAGE),
+    ("sessions:stat_block_delete", _block, "post", None, MANAGE_ACTION),
 ]
 for _kind in ("species", "classes", "branches", "abilities", "assets", "flaws"):
     MATRIX += [

@@ -32,7 +32,7 @@ from characters.models import Character, CharacterChange, CharacterLanguage, Cha
 from progression import ellipses
 from progression.models import Training
 from sessions import checks, services
-from sessions.models import Injury, PlaySession, Visibility
+from sessions.models import Combatant, Encounter, Injury, PlaySession, StatBlock, Visibility
 
 # Text only B's Conteur may read (a hidden roll), only the owner and the Conteur may read (private
 # notes), and text of B no one outside B may read.
@@ -135,6 +135,11 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
     notification = Notification.objects.create(
         user=owner, campaign=campaign, kind="award", key=f"n-{marker}", text=f"Avis {marker}"
     )
+    stat_block = StatBlock.objects.create(campaign=campaign, name=f"Brigand {marker}")
+    encounter = Encounter.objects.create(campaign=campaign, name=f"Combat {marker}")
+    combatant = Combatant.objects.create(
+        encounter=encounter, stat_block=stat_block, name=f"Brigand {marker} 1", finesse=6
+    )
     return {
         "campaign": campaign,
         "arc": arc,
@@ -151,6 +156,9 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
         "ellipse": ellipse,
         "training": training,
         "notification": notification,
+        "stat_block": stat_block,
+        "encounter": encounter,
+        "combatant": combatant,
     }
 
 

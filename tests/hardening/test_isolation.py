@@ -2,9 +2,9 @@
 
 A player of campaign A builds every URL of the site that takes a row id with the real ids of
 campaign B's rows (the campaign, its arcs, sessions, members, invitations, compendium entries,
-characters and their history, rolls, injuries, ellipses, trainings) and tries every method on it:
-each answer is 404 (or 405 where the route takes no such method at all, whatever the id), and no
-row anywhere changed. A route with a new kind of id fails the test until it is covered here.
+characters and their history, rolls, injuries, ellipses, trainings, the bestiary and fights) and
+tries every method on it: each answer is 404 (or 405 where the route takes no such method at all,
+whatever the id), and no row anywhere changed. A route with a new kind of id fails the test until it is covered here.
 Then: no one but B's Conteur ever sees the Conteur's hidden rolls, and no one but the owner and
 the Conteur sees a character's private notes — in pages, the poll, the API and the export.
 """
@@ -40,6 +40,10 @@ ROW_BY_PARAM = {
     "ellipse_pk": "ellipse",
     "ellipse_id": "ellipse",
     "change_pk": "change",
+    "block_pk": "stat_block",
+    "encounter_pk": "encounter",
+    "combatant_pk": "combatant",
+    "combatant_id": "combatant",
 }
 # What a bare `pk` is, by namespace (and, in the APIs, by the route name's first word).
 PK_BY_NAMESPACE = {
@@ -57,6 +61,9 @@ PK_BY_API_ROUTE = {
     "play-session": "play_session",
     "roll": "roll",
     "injury": "injury",
+    "stat-block": "stat_block",
+    "encounter": "encounter",
+    "combatant": "encounter",  # encounters/<pk>/combatants/<combatant_id>/
 }
 # Values of the text parameters: each is tried with every value.
 TEXT_VALUES = {

@@ -1,0 +1,280 @@
+"""The combat API (§13): the bestiary, encounters, combatants, initiative and turns.
+
+The same services as the pages (`sessions.combat`), entered through the campaign policy like the
+rest of the table API (`sessions.api.TableView`: 404 for non-members; a player's Conteur action
+is a 403 from the service). Retries never double an effect: adding combatants takes an
+`Idempotency-Key`, "next" and "delay" the step (`turn`) the client read, and initiative is rolled
+once per fight.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaigns.api import CampaignScopedDetail, CampaignScopedList
+from campaigns.policy import is_storyteller
+from common.api_errors import ApiErrorSerializer
+from common.api_schema import IDEMPOTENCY_KEY
+from sessions import combat
+from sessions import combat_selectors as cs
+from sessions import combat_serializers as s
+from sessions.api import TableView
+from sessions.models import Combatant, Encounter, PlaySession, StatBlock
+
+TAG = "Combat"
+CONFLICT = OpenApiResponse(
+    ApiErrorSerializer,
+    description="Déjà fait, ou l'étape `turn` envoyée n'est plus celle du combat : relisez-le.",
+)
+
+
+class StatBlockList(CampaignScopedList):
+    api_tag = TAG
+    api_descriptions = {
+        "GET": "The campaign's bestiary (a player sees only the blocks the Conteur shows).",
+        "POST": "Add an NPC stat block to the bestiary (the Conteur).",
+    }
+    queryset = StatBlock.objects.none()
+    input_serializer_class = s.StatBlockIn
+    output_serializer_class = s.StatBlockOut
+
+    def rows(self):
+        return cs.stat_blocks_for_user(campaign=self.campaign)
+
+
+class StatBlockDetail(CampaignScopedDetail):
+    api_tag = TAG
+    api_descriptions = {
+        "GET": "One stat block of the bestiary, with its Finesse score.",
+        "PATCH": "Change a stat block (the Conteur): only the fields sent.",
+        "DELETE": "Delete a stat block (the Conteur); combatants made from it stay.",
+    }
+    queryset = StatBlock.objects.none()
+    input_serializer_class = s.StatBlockIn
+    output_serializer_class = s.StatBlockOut
+    rows = StatBlockList.rows
+
+
+class CombatView(TableView):
+    """A view of one encounter of the campaign; answers with the fight as the caller sees it."""
+
+    api_tag = TAG
+    queryset = Encounter.objects.none()
+    output_serializer_class = s.EncounterOut
+
+    def encounter(self) -> Encounter:
+        encounter = Encounter.objects.filter(campaign=self.campaign, pk=self.kwargs["pk"]).first()
+        if encounter is None:
+            raise Http404
+        return encounter
+
+    def answer(self, encounter_id: int, status: int = 200) -> Response:
+        encounter = Encounter.objects.select_related("play_session").get(pk=encounter_id)
+        tracker = cs.tracker_for_user(
+            campaign=self.campaign, user=self.request.user, encounter=encounter
+        )
+        return Response(s.EncounterOut(tracker).data, status=status)
+
+
+class EncounterList(CombatView):
+    api_descriptions = {
+        "GET": "The campaign's fights, newest first.",
+        "POST": "Open a fight (the Conteur; one open at a time), in a play session or not.",
+    }
+    input_serializer_class = s.EncounterOpenIn
+    pagination_class = None  # the newest 100: a campaign's fights are few
+
+    @extend_schema(responses=s.EncounterSummaryOut(many=True))
+    def get(self, request: Request, **kwargs) -> Response:
+        rows = cs.encounters_for_campaign(campaign=self.campaign)[:100]
+        return Response(s.EncounterSummaryOut(rows, many=True).data)
+
+    @extend_schema(responses={201: s.EncounterOut})
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.EncounterOpenIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        play_session = None
+        if data.get("play_session"):
+            play_session = PlaySession.objects.filter(
+                campaign=self.campaign, pk=data["play_session"]
+            ).first()
+            if play_session is None:
+                raise Http404
+        encounter = combat.encounter_open(
+            campaign=self.campaign,
+            by=request.user,
+            name=data.get("name", ""),
+            play_session=play_session,
+        )
+        return self.answer(encounter.pk, status=201)
+
+
+class EncounterDetail(CombatView):
+    """The fight: round, step (`turn`), who acts, who comes next, the combatants."""
+
+    api_descriptions = {
+        "GET": "A fight as you may see it: round, step (`turn`), who acts and who comes next, "
+        "the combatants with their initiative (hidden NPCs: the Conteur only).",
+    }
+
+    def get(self, request: Request, **kwargs) -> Response:
+        return self.answer(self.encounter().pk)
+
+
+class EncounterCombatants(CombatView):
+    api_descriptions = {
+        "POST": "Add combatants (the Conteur): characters, copies of a stat block (numbered: "
+        "Brigand 1…4) or a quick NPC. The same `Idempotency-Key` again answers those already "
+        "added (200) instead of adding more (201). In a running fight they roll initiative at "
+        "once and act from the next round.",
+    }
+    input_serializer_class = s.CombatantsIn
+
+    @extend_schema(
+        parameters=[IDEMPOTENCY_KEY], responses={201: s.EncounterOut, 200: s.EncounterOut}
+    )
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.CombatantsIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        encounter = self.encounter()
+        if data.get("characters"):
+            joining = combat.party_joining(self.campaign, data["characters"])
+        elif data.get("stat_block"):
+            joining = combat.block_joining(
+                self.campaign, data["stat_block"], data["count"], data.get("hidden")
+            )
+        else:
+            joining = combat.quick_joining(
+                data["name"], data["finesse"], data["combativeness"], bool(data.get("hidden"))
+            )
+        _, created = combat.combatants_add(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            joining=joining,
+            idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
+        )
+        return self.answer(encounter.pk, status=201 if created else 200)
+
+
+class EncounterInitiative(CombatView):
+    api_descriptions = {
+        "POST": "Roll every combatant's initiative (a Finesse check, §5) and start round 1 (the "
+        "Conteur). Once per fight: again is a 409.",
+    }
+
+    @extend_schema(request=None, responses={200: s.EncounterOut, 409: CONFLICT})
+    def post(self, request: Request, **kwargs) -> Response:
+        encounter = self.encounter()
+        combat.initiative_roll(campaign=self.campaign, by=request.user, encounter_id=encounter.pk)
+        return self.answer(encounter.pk)
+
+
+class EncounterNext(CombatView):
+    api_descriptions = {
+        "POST": "End the current action (the Conteur, or the player whose character acts): the "
+        "next combatant still in the fight acts; after the last, a new round. Send the `turn` "
+        "you read: if it moved since, 409 and nothing changes (a double click skips no one).",
+    }
+    input_serializer_class = s.TurnIn
+    service = staticmethod(combat.turn_next)
+
+    @extend_schema(responses={200: s.EncounterOut, 409: CONFLICT})
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.TurnIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        encounter = self.encounter()
+        self.service(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            turn=serializer.validated_data["turn"],
+        )
+        return self.answer(encounter.pk)
+
+
+class EncounterDelay(EncounterNext):
+    api_descriptions = {
+        "POST": "Delay the current action: it swaps with the next combatant still in the fight "
+        "this round (the Conteur, or the player whose character acts). Send the `turn` you "
+        "read: if it moved since, 409.",
+    }
+    service = staticmethod(combat.turn_delay)
+
+
+class EncounterEnd(CombatView):
+    api_descriptions = {"POST": "End the fight (the Conteur); another may then be opened."}
+
+    @extend_schema(request=None)
+    def post(self, request: Request, **kwargs) -> Response:
+        encounter = self.encounter()
+        combat.encounter_end(campaign=self.campaign, by=request.user, encounter_id=encounter.pk)
+        return self.answer(encounter.pk)
+
+
+class CombatantDetail(CombatView):
+    http_method_names = ["delete", "options"]
+    api_descriptions = {
+        "DELETE": "The combatant leaves the fight (the Conteur); before initiative it is removed.",
+    }
+
+    def _combatant(self, encounter: Encounter) -> Combatant:
+        combatant = encounter.combatants.filter(pk=self.kwargs["combatant_id"]).first()
+        if combatant is None or (combatant.hidden and not is_storyteller(self.campaign)):
+            raise Http404
+        return combatant
+
+    def delete(self, request: Request, **kwargs) -> Response:
+        encounter = self.encounter()
+        combatant = self._combatant(encounter)
+        combat.combatant_set_status(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            combatant_id=combatant.pk,
+            status="left",
+        )
+        return self.answer(encounter.pk)
+
+
+class CombatantStatusChange(CombatantDetail):
+    http_method_names = ["post", "options"]
+    api_descriptions = {
+        "POST": "Mark a combatant defeated, unconscious, dead, back in the fight or gone (the "
+        "Conteur): the order skips whoever is not in the fight.",
+    }
+    input_serializer_class = s.StatusIn
+
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.StatusIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        encounter = self.encounter()
+        combat.combatant_set_status(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            combatant_id=self._combatant(encounter).pk,
+            status=serializer.validated_data["status"],
+        )
+        return self.answer(encounter.pk)
+
+
+class CombatantReveal(CombatantDetail):
+    http_method_names = ["post", "options"]
+    api_descriptions = {"POST": "Reveal a hidden NPC to the players (the Conteur)."}
+
+    @extend_schema(request=None)
+    def post(self, request: Request, **kwargs) -> Response:
+        encounter = self.encounter()
+        combat.combatant_reveal(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            combatant_id=self._combatant(encounter).pk,
+        )
+        return self.answer(encounter.pk)

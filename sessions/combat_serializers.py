@@ -1,0 +1,203 @@
+"""Shapes of the combat API: inputs and outputs kept apart; `sessions.combat` decides."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from campaigns.serializers import _name, _text
+from common import api_fields
+from rules import reference
+from sessions.combat import MAX_COPIES, block_finesse
+from sessions.models import CombatantStatus, EncounterStatus, StatBlock
+
+ID = {"min_value": 1, "max_value": 2**63 - 1}
+
+
+@extend_schema_field(
+    {"type": "string", "enum": CombatantStatus.values, "description": "En lice, vaincu…"},
+    component_name="CombatantStatus",
+)
+class CombatantStatusField(serializers.ChoiceField):
+    """A combatant's state in the fight: its own schema component (other `status` differ)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=CombatantStatus.choices, **kwargs)
+
+
+@extend_schema_field(
+    {"type": "string", "enum": EncounterStatus.values, "description": "preparing, running, ended"},
+    component_name="EncounterStatus",
+)
+class EncounterStatusField(serializers.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=EncounterStatus.choices, **kwargs)
+
+
+def _characteristic(**kwargs):
+    return serializers.IntegerField(min_value=1, max_value=20, default=2, **kwargs)
+
+
+def _points(**kwargs):
+    return serializers.IntegerField(min_value=0, max_value=10_000, **kwargs)
+
+
+# --- the bestiary ------------------------------------------------------------------------------
+
+
+class StatBlockIn(serializers.Serializer):
+    name = _name()
+    agility = _characteristic(help_text="Agilité (avec Perception et Sagesse : la Finesse).")
+    perception = _characteristic()
+    wisdom = _characteristic(help_text="Sagesse.")
+    strength = _characteristic(help_text="Force (Parade à distance, Blocage au bouclier).")
+    vigor = _characteristic(help_text="Vigueur (Blocage).")
+    combativeness = serializers.IntegerField(
+        min_value=1, max_value=reference.COMBATIVENESS_MAX, default=1, help_text="Combativité."
+    )
+    vitality_max = _points(default=15)
+    energy_max = _points(default=15)
+    confidence_max = _points(default=15)
+    armour = serializers.IntegerField(
+        min_value=0, max_value=100, allow_null=True, required=False, help_text="Armure."
+    )
+    shield = api_fields.BooleanField(default=False, help_text="Porte un bouclier.")
+    annulation = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    resistance = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    notes = _text(required=False)
+    hidden = api_fields.BooleanField(default=True, help_text="Caché aux joueurs.")
+
+
+class StatBlockOut(serializers.ModelSerializer):
+    finesse = serializers.SerializerMethodField(help_text="Score de Finesse (l'initiative).")
+
+    class Meta:
+        model = StatBlock
+        fields = [
+            "id",
+            "name",
+            "finesse",
+            "agility",
+            "perception",
+            "wisdom",
+            "strength",
+            "vigor",
+            "combativeness",
+            "vitality_max",
+            "energy_max",
+            "confidence_max",
+            "armour",
+            "shield",
+            "annulation",
+            "resistance",
+            "notes",
+            "hidden",
+        ]
+        read_only_fields = fields
+
+    def get_finesse(self, block) -> int:
+        return block_finesse(block)
+
+
+# --- encounters --------------------------------------------------------------------------------
+
+
+class EncounterOpenIn(serializers.Serializer):
+    name = _name(required=False)
+    play_session = serializers.IntegerField(required=False, allow_null=True, **ID)
+
+
+class CombatantsIn(serializers.Serializer):
+    """One of three ways to join: `characters` (sheets), `stat_block` with `count` copies, or
+    a quick NPC with `name` (and `finesse`, `combativeness`)."""
+
+    characters = serializers.ListField(
+        child=serializers.IntegerField(**ID), required=False, min_length=1, max_length=50
+    )
+    stat_block = serializers.IntegerField(required=False, **ID)
+    count = serializers.IntegerField(min_value=1, max_value=MAX_COPIES, default=1)
+    name = _name(required=False)
+    finesse = serializers.IntegerField(min_value=0, max_value=20, default=2)
+    combativeness = serializers.IntegerField(
+        min_value=1, max_value=reference.COMBATIVENESS_MAX, default=1
+    )
+    hidden = api_fields.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Cachés aux joueurs ; absent : selon le profil (un PNJ improvisé est visible).",
+    )
+    request_schema_extra = {
+        "oneOf": [
+            {"required": ["characters"]},
+            {"required": ["stat_block"]},
+            {"required": ["name"]},
+        ]
+    }
+
+    def validate(self, data):
+        sources = [k for k in ("characters", "stat_block", "name") if data.get(k)]
+        if len(sources) != 1:
+            raise serializers.ValidationError(
+                "Envoyez soit `characters`, soit `stat_block` (et `count`), soit `name`."
+            )
+        return data
+
+
+class TurnIn(serializers.Serializer):
+    turn = serializers.IntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="L'étape lue (`turn` du combat) : si elle a changé depuis, 409 et rien ne bouge.",
+    )
+
+
+class StatusIn(serializers.Serializer):
+    status = CombatantStatusField()
+
+
+class CombatantOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    character = serializers.IntegerField(source="character_id", allow_null=True)
+    stat_block = serializers.IntegerField(source="stat_block_id", allow_null=True)
+    finesse = serializers.IntegerField()
+    combativeness = serializers.IntegerField()
+    hidden = serializers.BooleanField()
+    status = CombatantStatusField()
+    initiative = serializers.IntegerField(allow_null=True)
+
+
+class SlotOut(serializers.Serializer):
+    combatant = serializers.IntegerField(source="combatant.pk")
+    name = serializers.CharField(source="combatant.name")
+    action = serializers.IntegerField(source="n", help_text="1 : première action du tour, 2…")
+
+
+class EncounterSummaryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = EncounterStatusField()
+    round = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    play_session = serializers.IntegerField(source="play_session_id", allow_null=True)
+    created_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+
+
+class EncounterOut(serializers.Serializer):
+    """A fight as this member may see it (hidden NPCs: the Conteur only)."""
+
+    id = serializers.IntegerField(source="encounter.pk")
+    name = serializers.CharField(source="encounter.name")
+    status = EncounterStatusField(source="encounter.status")
+    round = serializers.IntegerField(source="encounter.round", help_text="0 : pas d'initiative.")
+    turn = serializers.IntegerField(
+        source="encounter.turn", help_text="L'étape : à renvoyer avec `next/` et `delay/`."
+    )
+    play_session = serializers.IntegerField(source="encounter.play_session_id", allow_null=True)
+    acting = SlotOut(allow_null=True, help_text="Qui agit (null : pas commencé, ou caché).")
+    hidden_acting = serializers.BooleanField(help_text="Le Conteur joue un PNJ caché.")
+    upcoming = SlotOut(many=True, help_text="Les prochaines actions de ce tour.")
+    may_end_turn = serializers.BooleanField(help_text="Vous pouvez finir l'action en cours.")
+    combatants = CombatantOut(many=True)

@@ -1,0 +1,38 @@
+"""Pages of combat (namespace `sessions`, appended to sessions/urls.py): the bestiary, the
+Conteur's page of the fight and the tracker's actions at the table."""
+
+from django.urls import path
+
+from common import converters  # noqa: F401 (registers <rowid:…>)
+from sessions import combat_views as views
+
+campaign = "campaigns/<rowid:pk>/"
+combat = "campaigns/<rowid:pk>/table/combat/"
+encounter = combat + "<rowid:encounter_pk>/"
+combatant = encounter + "combatants/<rowid:combatant_pk>/"
+
+urlpatterns = [
+    path(campaign + "bestiary/", views.bestiary, name="bestiary"),
+    path(campaign + "bestiary/new/", views.stat_block_create, name="stat_block_create"),
+    path(
+        campaign + "bestiary/<rowid:block_pk>/edit/", views.stat_block_edit, name="stat_block_edit"
+    ),
+    path(
+        campaign + "bestiary/<rowid:block_pk>/delete/",
+        views.stat_block_delete,
+        name="stat_block_delete",
+    ),
+    path(combat, views.combat_page, name="combat"),
+    path(combat + "tracker/", views.combat_tracker, name="combat_tracker"),
+    path(combat + "open/", views.encounter_open, name="combat_open"),
+    path(encounter + "party/", views.combatants_party, name="combat_party"),
+    path(encounter + "block/", views.combatants_block, name="combat_block"),
+    path(encounter + "quick/", views.combatants_quick, name="combat_quick"),
+    path(encounter + "initiative/", views.initiative, name="combat_initiative"),
+    path(encounter + "next/", views.turn_next, name="combat_next"),
+    path(encounter + "delay/", views.turn_delay, name="combat_delay"),
+    path(encounter + "end/", views.encounter_end, name="combat_end"),
+    path(combatant + "reveal/", views.combatant_reveal, name="combatant_reveal"),
+    path(combatant + "status/", views.combatant_status, name="combatant_status"),
+    path(combatant + "remove/", views.combatant_remove, name="combatant_remove"),
+]

@@ -1,0 +1,395 @@
+"""The combat pages: the bestiary, the fight's management page and the tracker at the table.
+
+Every view works without JavaScript (plain forms, redirects after a POST, a confirmation page
+before a combatant is removed). At the table the tracker's buttons post with HTMX and get the
+tracker back; everyone else's tracker refreshes on the `combat-changed` event the poll sends
+when a combat line reaches the log.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import trigger_client_event
+
+from campaigns import services as campaign_services
+from campaigns.models import Campaign
+from campaigns.policy import (
+    campaign_get_for_member,
+    campaign_get_for_storyteller,
+    explains_refusal,
+    is_storyteller,
+)
+from common.htmx import HtmxHttpRequest
+from sessions import combat
+from sessions import combat_selectors as cs
+from sessions.combat_forms import (
+    BlockJoinForm,
+    EncounterOpenForm,
+    PartyForm,
+    QuickNpcForm,
+    StatBlockForm,
+    StatusForm,
+    TurnForm,
+)
+from sessions.models import Combatant, Encounter, PlaySession, StatBlock
+from sessions.morale import player_characters
+from sessions.views import POLL_NOW, table_login_required
+
+BACK_TO = {"table": "sessions:table", "combat": "sessions:combat"}
+
+
+def _errors(form) -> str:
+    return " ".join(m for ms in form.errors.values() for m in ms)
+
+
+def _done(request: HtmxHttpRequest, campaign: Campaign, error: str | None) -> HttpResponse:
+    """After an action: the tracker again (HTMX, and the log polled at once), else a redirect
+    to the page the form was on, with the error or nothing (the log says what happened)."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        back = BACK_TO.get(request.POST.get("back", ""), "sessions:combat")
+        return redirect(back, pk=campaign.pk)
+    context = {**cs.tracker_context(campaign, request.user), "combat_error": error}
+    response = render(request, "sessions/combat_tracker.html", context)
+    return trigger_client_event(response, POLL_NOW) if not error else response
+
+
+def _act(call) -> str | None:
+    """Run a service; its refusal becomes the French sentence shown to the user."""
+    try:
+        call()
+    except ValidationError as error:
+        return " ".join(error.messages)
+    except PermissionDenied as error:
+        return str(error)
+    return None
+
+
+# --- the tracker and the management page -----------------------------------------------------
+
+
+@table_login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def combat_tracker(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    if not request.htmx:
+        return redirect("sessions:table", pk=pk)
+    return render(
+        request, "sessions/combat_tracker.html", cs.tracker_context(campaign, request.user)
+    )
+
+
+@explains_refusal
+@login_required
+@require_GET
+def combat_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The Conteur's page of the fight: open one, add the party, copies of a stat block or a
+    quick NPC, reveal, mark out of the fight, remove, end."""
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    context = cs.tracker_context(campaign, request.user)
+    blocks = list(StatBlock.objects.filter(campaign=campaign))
+    party = list(player_characters(campaign))
+    context.update(
+        open_form=EncounterOpenForm(),
+        party_form=PartyForm(characters=party),
+        block_form=BlockJoinForm(blocks=blocks),
+        quick_form=QuickNpcForm(),
+        blocks=blocks,
+        party=party,
+        statuses=StatusForm.base_fields["status"].choices,
+        play_sessions=PlaySession.objects.filter(campaign=campaign)[:20],
+    )
+    return render(request, "sessions/combat_page.html", context)
+
+
+@login_required
+@require_POST
+def encounter_open(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    form = EncounterOpenForm(request.POST)
+    session_pk = request.POST.get("play_session") or None
+    play_session = None
+    if session_pk and str(session_pk).isdigit():
+        play_session = PlaySession.objects.filter(campaign=campaign, pk=session_pk).first()
+    error = _errors(form) if not form.is_valid() else None
+    if error is None:
+        error = _act(
+            lambda: combat.encounter_open(
+                campaign=campaign,
+                by=request.user,
+                name=form.cleaned_data["name"],
+                play_session=play_session,
+            )
+        )
+    return _done(request, campaign, error)
+
+
+def _encounter(campaign: Campaign, encounter_pk: int) -> Encounter:
+    return get_object_or_404(Encounter, campaign=campaign, pk=encounter_pk)
+
+
+@login_required
+@require_POST
+def combatants_party(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = PartyForm(request.POST, characters=player_characters(campaign))
+    if not form.is_valid():
+        return _done(request, campaign, _("Cochez au moins un personnage."))
+    error = _act(
+        lambda: combat.combatants_add(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            joining=combat.party_joining(campaign, form.cleaned_data["characters"]),
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def combatants_block(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = BlockJoinForm(request.POST, blocks=StatBlock.objects.filter(campaign=campaign))
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    data = form.cleaned_data
+    error = _act(
+        lambda: combat.combatants_add(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            joining=combat.block_joining(
+                campaign, data["stat_block"], data["count"], data["hidden"]
+            ),
+            idempotency_key=data["idempotency_key"],
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def combatants_quick(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = QuickNpcForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    data = form.cleaned_data
+    error = _act(
+        lambda: combat.combatants_add(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            joining=combat.quick_joining(
+                data["name"], data["finesse"], data["combativeness"], data["hidden"]
+            ),
+            idempotency_key=data["idempotency_key"],
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def initiative(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    error = _act(
+        lambda: combat.initiative_roll(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk
+        )
+    )
+    return _done(request, campaign, error)
+
+
+def _turn_action(request: HtmxHttpRequest, pk: int, encounter_pk: int, service) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = TurnForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, _("Rechargez la page : le tour affiché est inconnu."))
+    error = _act(
+        lambda: service(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            turn=form.cleaned_data["turn"],
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def turn_next(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    return _turn_action(request, pk, encounter_pk, combat.turn_next)
+
+
+@login_required
+@require_POST
+def turn_delay(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    return _turn_action(request, pk, encounter_pk, combat.turn_delay)
+
+
+@login_required
+@require_POST
+def encounter_end(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    error = _act(
+        lambda: combat.encounter_end(campaign=campaign, by=request.user, encounter_id=encounter.pk)
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def combatant_reveal(
+    request: HtmxHttpRequest, pk: int, encounter_pk: int, combatant_pk: int
+) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    error = _act(
+        lambda: combat.combatant_reveal(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk, combatant_id=combatant_pk
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def combatant_status(
+    request: HtmxHttpRequest, pk: int, encounter_pk: int, combatant_pk: int
+) -> HttpResponse:
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    error = _act(
+        lambda: combat.combatant_set_status(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            combatant_id=combatant_pk,
+            status=form.cleaned_data["status"],
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@explains_refusal
+@login_required
+@require_http_methods(["GET", "POST"])
+def combatant_remove(
+    request: HtmxHttpRequest, pk: int, encounter_pk: int, combatant_pk: int
+) -> HttpResponse:
+    """A confirmation page, then the combatant leaves the fight (removed before initiative)."""
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    combatant = get_object_or_404(Combatant, encounter=encounter, pk=combatant_pk)
+    if request.method == "POST":
+        error = _act(
+            lambda: combat.combatant_set_status(
+                campaign=campaign,
+                by=request.user,
+                encounter_id=encounter.pk,
+                combatant_id=combatant.pk,
+                status="left",
+            )
+        )
+        return _done(request, campaign, error)
+    back = request.GET.get("back", "combat")
+    context = {
+        "campaign": campaign,
+        "is_storyteller": True,
+        "combatant": combatant,
+        "back": back if back in BACK_TO else "combat",
+        "cancel_url": reverse(BACK_TO.get(back, "sessions:combat"), args=[campaign.pk]),
+    }
+    return render(request, "sessions/combat_remove.html", context)
+
+
+# --- the bestiary ------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def bestiary(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The campaign's stat blocks; players see only those the Conteur did not hide."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    blocks = list(cs.stat_blocks_for_user(campaign=campaign))
+    for block in blocks:
+        block.finesse = combat.block_finesse(block)
+        block.defences = combat.block_defences(block)
+    context = {"campaign": campaign, "is_storyteller": is_storyteller(campaign), "blocks": blocks}
+    return render(request, "sessions/bestiary.html", context)
+
+
+def _block_form_page(request, campaign, form, block=None) -> HttpResponse:
+    context = {"campaign": campaign, "is_storyteller": True, "form": form, "block": block}
+    return render(request, "sessions/bestiary_form.html", context)
+
+
+@explains_refusal
+@login_required
+@require_http_methods(["GET", "POST"])
+def stat_block_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    form = StatBlockForm(request.POST or None, instance=StatBlock(campaign=campaign))
+    if request.method == "POST" and form.is_valid():
+        block = campaign_services.entry_save(entry=form.save(commit=False))
+        messages.success(request, _("Profil « %(name)s » ajouté au bestiaire.") % {"name": block})
+        return redirect("sessions:bestiary", pk=campaign.pk)
+    return _block_form_page(request, campaign, form)
+
+
+@explains_refusal
+@login_required
+@require_http_methods(["GET", "POST"])
+def stat_block_edit(request: HtmxHttpRequest, pk: int, block_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    block = get_object_or_404(StatBlock, campaign=campaign, pk=block_pk)
+    form = StatBlockForm(request.POST or None, instance=block)
+    if request.method == "POST" and form.is_valid():
+        campaign_services.entry_save(entry=form.save(commit=False))
+        messages.success(request, _("Profil enregistré."))
+        return redirect("sessions:bestiary", pk=campaign.pk)
+    return _block_form_page(request, campaign, form, block)
+
+
+@explains_refusal
+@login_required
+@require_http_methods(["GET", "POST"])
+def stat_block_delete(request: HtmxHttpRequest, pk: int, block_pk: int) -> HttpResponse:
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    block = get_object_or_404(StatBlock, campaign=campaign, pk=block_pk)
+    if request.method == "POST":
+        campaign_services.entry_delete(entry=block)
+        messages.success(request, _("Profil « %(name)s » supprimé.") % {"name": block})
+        return redirect("sessions:bestiary", pk=campaign.pk)
+    return render(
+        request,
+        "campaigns/confirm_delete.html",
+        {
+            "campaign": campaign,
+            "is_storyteller": True,
+            "object": block,
+            "cancel_url": reverse("sessions:bestiary", args=[campaign.pk]),
+        },
+    )

@@ -1,0 +1,66 @@
+"""A short fight at the table: the Conteur rolls initiative, two actions end, a round changes,
+and the player's tracker follows within 2 seconds (the poll's `combat-changed`)."""
+
+import pytest
+
+from characters.models import Character
+from sessions.models import Combatant, Encounter
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct-horse-battery"
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Nom d’utilisateur").fill(username)
+    page.get_by_label("Mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Se connecter").click()
+    page.get_by_role("heading", name=f"Bonjour, {username}").wait_for()
+
+
+def test_a_short_fight(new_page, campaign, storyteller, player):
+    aelis = Character.objects.create(campaign=campaign, owner=player, name="Aelis", exaltation=3)
+    encounter = Encounter.objects.create(campaign=campaign, name="Embuscade")
+    Combatant.objects.create(encounter=encounter, character=aelis, name="Aelis", finesse=2)
+    Combatant.objects.create(encounter=encounter, name="Brigand 1", finesse=2)
+    Combatant.objects.create(encounter=encounter, name="Ombre", finesse=2, hidden=True)
+    table = f"/campaigns/{campaign.pk}/table/"
+
+    conteur = new_page()
+    log_in(conteur, "conteur")
+    conteur.goto(table)
+    joueur = new_page()
+    joueur.set_viewport_size({"width": 390, "height": 844})
+    log_in(joueur, "aelis")
+    joueur.goto(table)
+    assert "Ombre" not in joueur.locator("#combat-tracker").inner_text()
+
+    conteur.get_by_role("button", name="Lancer l'initiative").click()
+    conteur.locator('[data-combat="round"]', has_text="1").wait_for()
+    joueur.locator('[data-combat="round"]', has_text="1").wait_for(timeout=2000)
+    assert "Ombre" not in joueur.locator("#combat-tracker").inner_text()
+    assert "Ombre" not in joueur.locator("#roll-log").inner_text()
+    joueur.locator("#roll-log li[data-kind=combat]").first.wait_for()
+
+    def acting(page) -> str:
+        return page.locator('[data-combat="acting"]').inner_text()
+
+    # Two actions end (whoever acts: the Conteur's button works for everyone).
+    for _ in range(2):
+        before = acting(conteur)
+        turn = Encounter.objects.get().turn
+        conteur.get_by_role("button", name="Action suivante").click()
+        conteur.wait_for_function(
+            "([t]) => document.querySelector('#combat-tracker input[name=turn]')?.value != t",
+            arg=[str(turn)],
+        )
+        assert acting(conteur) != before or Encounter.objects.get().round == 2
+    # The third ends the round: a new one starts, and the player's page follows.
+    conteur.get_by_role("button", name="Action suivante").click()
+    conteur.locator('[data-combat="round"]', has_text="2").wait_for()
+    joueur.locator('[data-combat="round"]', has_text="2").wait_for(timeout=2000)
+    assert "Ombre" not in joueur.locator("#combat-tracker").inner_text()
+    # 390 px: the tracker fits the screen.
+    width = joueur.evaluate("document.querySelector('#combat-tracker').scrollWidth")
+    assert width <= 390
