@@ -2,7 +2,8 @@
 
 Each action locks the sheet, lets the rules engine compute the new gauges and states, checks the
 whole sheet, records every changed column in the history under one version and returns French
-notes for the player.
+notes for the player. A `version` (the API's) is checked against the columns the action may
+change, as for any sheet write; the pages send none.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.db import transaction
 from characters import sheet
 from characters.models import ChangeAction, Character
 from characters.services import (
+    _check_version,
     character_lock,
     character_record_changes,
     rule_error_to_validation_error,
@@ -37,6 +39,8 @@ ACTION_COLUMNS = (
     "special_state",
     "resilience_points",
 )
+# The most points one action deals or restores: far beyond any gauge, the forms' and API's bound.
+POINTS_MAX = 10_000
 
 
 def _gauge_label(gauge: str) -> str:
@@ -46,6 +50,17 @@ def _gauge_label(gauge: str) -> str:
 def _check_gauge(gauge: str) -> None:
     if gauge not in reference.GAUGES:
         raise ValidationError({"gauge": "Cette constitution n'existe pas."})
+
+
+def _gauge_columns(gauge: str) -> list[str]:
+    return [f"{gauge}_{attr}" for attr in sheet.GAUGE_ATTRS]
+
+
+def _locked(character: Character | int, *, columns: list[str], version: int | None) -> Character:
+    """The locked sheet, once `version` is current for `columns` (None: no check, the pages)."""
+    locked = character_lock(character)
+    _check_version(character=locked, fields=columns, version=version)
+    return locked
 
 
 def _snapshot(character: Character) -> dict[str, Any]:
@@ -72,7 +87,13 @@ def _record_columns(character: Character, *, before: dict[str, Any], by, action:
 
 @transaction.atomic
 def character_damage(
-    *, character: Character | int, gauge: str, amount: int, scars: int = 0, by
+    *,
+    character: Character | int,
+    gauge: str,
+    amount: int,
+    scars: int = 0,
+    by,
+    version: int | None = None,
 ) -> list[str]:
     """Deal `amount` damage to a gauge (ephemeral points first, §3), `scars` of it serious;
     reaching 0 Vitalité gives Agonie and péril (§8). Returns French notes for the player."""
@@ -81,7 +102,8 @@ def character_damage(
         raise ValidationError(
             {"scars": "Les blessures graves ne peuvent dépasser les dégâts infligés."}
         )
-    locked = character_lock(character)
+    columns = [*_gauge_columns(gauge), *(["agony"] if gauge == "vitality" else [])]
+    locked = _locked(character, columns=columns, version=version)
     before = _snapshot(locked)
     current = sheet.gauges(locked)
     hit = current[gauge]
@@ -127,11 +149,17 @@ def _damage_notes(
 
 @transaction.atomic
 def character_rest(
-    *, character: Character | int, rank: str, rib_cage: bool = False, by
+    *,
+    character: Character | int,
+    rank: str,
+    rib_cage: bool = False,
+    by,
+    version: int | None = None,
 ) -> list[str]:
     """Take a rest of `rank` (§4): gauges restored by the rules, Résilience points back after a
-    rest with no scars and no wounds, a full rest clears Aggravation and Descente (§7, §8)."""
-    locked = character_lock(character)
+    rest with no scars and no wounds, Agonie lost if stable, a full rest also clears Aggravation
+    and Descente (§7, §8)."""
+    locked = _locked(character, columns=list(ACTION_COLUMNS), version=version)
     before = _snapshot(locked)
     scores = sheet.rules_sheet.sheet_scores(sheet.characteristics(locked))
     harder = _harder_rest_gauges(rib_cage=rib_cage)
@@ -149,9 +177,10 @@ def character_rest(
     sheet.store_gauges(locked, result.gauges)
     if result.resilience_refilled:
         locked.resilience_points = scores.rows["resilience"]
-    if result.full_rest:
-        _clear_after_full_rest(locked)
+    _condition_after_rest(locked, full=result.full_rest)
     notes = [_rest_note(rank, before=before, character=locked)]
+    if before["agony"] and not locked.agony:
+        notes.append("Stable : l'Agonie est perdue.")
     _record_columns(locked, before=before, by=by, action=ChangeAction.REST)
     return notes
 
@@ -164,9 +193,10 @@ def _harder_rest_gauges(*, rib_cage: bool) -> tuple[str, ...]:
     return rib.harder_rest_gauges
 
 
-def _clear_after_full_rest(character: Character) -> None:
-    after = states_rules.after_full_rest(
-        sheet.condition(character), stable=not character.vitality_peril
+def _condition_after_rest(character: Character, *, full: bool) -> None:
+    """Agonie after any rest, Aggravation and Descente after a full one, by the rules (§7, §8)."""
+    after = states_rules.after_rest(
+        sheet.condition(character), full=full, stable=not character.vitality_peril
     )
     character.aggravation, character.agony = after.aggravation, after.agony
     character.special_state = after.state or "none"
@@ -186,11 +216,17 @@ def _rest_note(rank: str, *, before: dict[str, Any], character: Character) -> st
 
 
 def _tend_gauge(
-    *, character: Character | int, gauge: str, tend: Callable[[Gauge], Gauge], by, action: str
+    *,
+    character: Character | int,
+    gauge: str,
+    tend: Callable[[Gauge], Gauge],
+    by,
+    action: str,
+    version: int | None,
 ) -> tuple[int, Gauge]:
     """Replace one gauge by `tend(gauge)` and record it; returns (current before, new gauge)."""
     _check_gauge(gauge)
-    locked = character_lock(character)
+    locked = _locked(character, columns=_gauge_columns(gauge), version=version)
     before = _snapshot(locked)
     current = sheet.gauges(locked)
     current[gauge] = tend(current[gauge])
@@ -200,7 +236,9 @@ def _tend_gauge(
 
 
 @transaction.atomic
-def character_stabilise(*, character: Character | int, gauge: str, by) -> list[str]:
+def character_stabilise(
+    *, character: Character | int, gauge: str, by, version: int | None = None
+) -> list[str]:
     """Stabilise a gauge after care (§3, §8): it leaves péril."""
     _tend_gauge(
         character=character,
@@ -208,12 +246,15 @@ def character_stabilise(*, character: Character | int, gauge: str, by) -> list[s
         tend=gauges_rules.stabilise,
         by=by,
         action=ChangeAction.STABILISE,
+        version=version,
     )
     return [f"{_gauge_label(gauge)} stabilisée."]
 
 
 @transaction.atomic
-def character_heal(*, character: Character | int, gauge: str, points: int, by) -> list[str]:
+def character_heal(
+    *, character: Character | int, gauge: str, points: int, by, version: int | None = None
+) -> list[str]:
     """Restore `points` to a gauge (care, a healing spell's result), never above its maximum."""
     was, healed = _tend_gauge(
         character=character,
@@ -221,5 +262,6 @@ def character_heal(*, character: Character | int, gauge: str, points: int, by) -
         tend=lambda current: gauges_rules.heal(current, points),
         by=by,
         action=ChangeAction.HEAL,
+        version=version,
     )
     return [f"{_gauge_label(gauge)} : {was} → {healed.current}."]

@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from campaigns.models import Campaign, Notification
 from characters.models import Character, CharacterSkill
@@ -37,9 +38,10 @@ from progression.models import (
     XpEntryKind,
 )
 from progression.notifications import character_notification
-from progression.trainings import END_OF_ELLIPSE_AS, effective_trainer
+from progression.trainings import END_OF_ELLIPSE_AS, effective_trainer, missing_trainer
 from rules import ellipse as rules_ellipse
 from rules import reference
+from rules.french import de
 
 # Test-only hook: the advance sleeps this many seconds once it holds its locks, so a test can
 # kill the worker mid-run.
@@ -106,7 +108,7 @@ def advance_run(*, advance_id: int) -> Advance | None:
     moved = rules_ellipse.advance([_rules_training(t) for t in trainings], days, ellipse_ends=ends)
     summary = {"days": days, "completed": [], "refused": [], "xp": [], "rest": []}
     run = _Run(now, campaign.in_game_day, characters, summary)
-    _complete(run, moved.completed, {t.pk: t for t in trainings})
+    _complete(run, moved.completed, {t.pk: t for t in trainings}, ellipse_kind=ellipse.kind)
     _move_timers(run, trainings, {int(t.key): t for t in moved.trainings})
     if ends:
         _end_ellipse(run, ellipse)
@@ -127,9 +129,10 @@ def _rules_training(training: Training) -> rules_ellipse.Training:
     )
 
 
-def _complete(run: _Run, completions, by_pk: dict[int, Training]) -> None:
-    """Apply each finished training to its character's sheet; one the sheet refuses is
-    cancelled instead (its reserved XP is given back)."""
+def _complete(run: _Run, completions, by_pk: dict[int, Training], *, ellipse_kind: str) -> None:
+    """Apply each finished training to its character's sheet; one the sheet refuses, or a class
+    or another class's ability without a confirmed trainer (§10), is cancelled instead (its
+    reserved XP is given back)."""
     skills: dict[int, dict[str, CharacterSkill]] = {
         pk: {s.key: s for s in c.skills.all()} for pk, c in run.characters.items()
     }
@@ -137,6 +140,9 @@ def _complete(run: _Run, completions, by_pk: dict[int, Training]) -> None:
         training = by_pk[int(completion.training.key)]
         character = run.characters[training.character_id]
         try:
+            missing = missing_trainer(training, character, ellipse_kind)
+            if missing:
+                raise ValidationError(missing)
             applied = apply_improvement(
                 character,
                 kind=training.kind,
@@ -159,7 +165,7 @@ def _refuse(run: _Run, training: Training, character: Character, *, reason: str)
     run.notify(
         character,
         f"training:{training.pk}:refused",
-        f"L'entraînement « {training.label} » de {character.name} n'a pas pu "
+        f"L'entraînement « {training.label} » {de(character.name)} n'a pas pu "
         f"s'appliquer : {reason} L'expérience réservée est rendue.",
     )
 
@@ -220,7 +226,11 @@ def _end_ellipse(run: _Run, ellipse: Ellipse) -> None:
         if lowered:
             run.sheets.set_column(character, "fragility", character.fragility - lowered)
             run.summary["rest"].append({"character": character.name, "fragility": -lowered})
-            text += f" Le repos lui retire {lowered} point(s) de Fragilité."
+            text += " " + ngettext(
+                "Le repos lui retire %(n)d point de Fragilité.",
+                "Le repos lui retire %(n)d points de Fragilité.",
+                lowered,
+            ) % {"n": lowered}
         run.notify(character, f"ellipse:{ellipse.pk}:end:{character.pk}", text)
 
 
@@ -236,7 +246,10 @@ def _grant_ellipse_xp(run: _Run, ellipse: Ellipse, character: Character, *, week
                 amount=gained,
                 label=f"Ellipse de {ellipse.length_days} jours",
                 breakdown=[
-                    {"label": f"{weeks} semaine(s)", "points": weeks},
+                    {
+                        "label": ngettext("%(n)d semaine", "%(n)d semaines", weeks) % {"n": weeks},
+                        "points": weeks,
+                    },
                     {
                         "label": f"Entraîneur ×{reference.TRAINER_MULTIPLIERS[trainer]}",
                         "points": 0,

@@ -31,7 +31,22 @@ END_OF_ELLIPSE_AS = {"class": "ability", "branch": "ability"}
 
 def effective_trainer(training: Training) -> str:
     """A trainer counts once the Conteur confirms it; until then the player trains alone."""
-    return training.trainer if training.trainer_confirmed else "alone"
+    return rules_ellipse.counted_trainer(training.trainer, confirmed=training.trainer_confirmed)
+
+
+def missing_trainer(training: Training, character: Character, ellipse_kind: str) -> list[str]:
+    """Why a finished training may not apply for want of a trainer (§10): a class or another
+    class's ability needs one, and one the Conteur has not confirmed counts as none. Empty if
+    nothing is missing."""
+    if effective_trainer(training) != "alone":
+        return []  # a confirmed trainer: queueing already checked the rest
+    action = _learning_action(character, training.kind, training.target)
+    if action is None:
+        return []
+    _allowed, reasons = rules_ellipse.can_learn(action, ellipse_kind, False)
+    if reasons and training.trainer != "alone":
+        reasons.append("Le Conteur n'a pas confirmé l'entraîneur choisi.")
+    return reasons
 
 
 def days_needed(kind: str, trainer: str) -> int | None:
@@ -81,6 +96,7 @@ def training_queue(
     reasons = [*reasons, *refused]
     if reasons:
         raise refusal(reasons)
+    confirmed = trainer == "alone"  # a trainer waits for the Conteur's confirmation
     last = Training.objects.filter(character=locked, status__in=ACTIVE).aggregate(
         last=Max("position")
     )["last"]
@@ -92,8 +108,8 @@ def training_queue(
         detail=detail.strip(),
         label=label,
         trainer=trainer,
-        trainer_confirmed=trainer == "alone",
-        days_needed=days_needed(kind, "alone"),
+        trainer_confirmed=confirmed,
+        days_needed=days_needed(kind, rules_ellipse.counted_trainer(trainer, confirmed=confirmed)),
         position=(last or 0) + 1,
         xp_reserved=cost,
         act=context.act,

@@ -69,6 +69,14 @@ def training_days(kind: str, trainer: str = "alone") -> int | None:
     return ref.TRAINING_DAYS[kind][trainer]
 
 
+def counted_trainer(trainer: str, *, confirmed: bool) -> str:
+    """Return the trainer a training counts with. Reading (§10–§11): the player names a trainer,
+    the Conteur confirms it; until then it counts as none ("alone"): the timer runs at the alone
+    duration, and a learning that needs a trainer (a class, another class's ability) does not
+    complete on it (`can_learn` with no trainer)."""
+    return trainer if confirmed else "alone"
+
+
 def ellipse_xp(weeks: int, trainer: str = "free", surcharge_weeks: int = 0) -> int:
     """Return ellipse XP (§11): 1 per week × trainer multiplier, + 1 per week of surcharge (20
     serious wounds self-inflicted that week), at most one per week."""

@@ -31,7 +31,7 @@ READINGS: tuple[tuple[str, str, str], ...] = (
         "Épuisement removal: full rest of N days, no wounds",
         "rules.states.exhaustion_recovered",
     ),
-    ("§8", "Aggravation back to 0 after a full rest", "rules.states.after_full_rest"),
+    ("§8", "Aggravation back to 0 after a full rest", "rules.states.after_rest"),
     ("§8", "Péril check against scars", "rules.states.peril_check"),
     ("§10", "Award formula", "rules.experience.award"),
     (
@@ -48,5 +48,6 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ),
     ("§11", "Combativité/aptitudes end with the ellipse", "rules.ellipse.training_days"),
     ("§11", "One training at a time, queue order", "rules.ellipse.advance"),
+    ("§11", "An unconfirmed trainer counts as alone", "rules.ellipse.counted_trainer"),
     ("§13", "Grapples with Force or Agilité", "rules.combat.GRAPPLE_CHARACTERISTICS"),
 )

@@ -33,7 +33,9 @@ def state_dice(state: str | None) -> tuple[int, int]:
 
 
 def negation_malus(state: str | None) -> int:
-    """Reading (§7): Négation is undefined in the source; this named hook does nothing yet."""
+    """Reading (§7): Négation is undefined in the source; this named hook does nothing yet.
+
+    Kept: RULES.md §7 asks for the named hook; nothing calls it until Négation is defined."""
     return 0
 
 
@@ -114,7 +116,9 @@ def boon_dice(condition: Condition, impact_points: int = 0) -> int:
 
 
 def is_fatal(fragility: int, exhaustion: int) -> bool:
-    """Fragilité 6 and Épuisement 6 are death (§8)."""
+    """Fragilité 6 and Épuisement 6 are death (§8).
+
+    Kept: `outlook` calls it, which the app calls; the rule stays one named place."""
     return fragility >= ref.FRAGILITY_MAX or exhaustion >= ref.EXHAUSTION_MAX
 
 
@@ -172,10 +176,18 @@ def unconscious_turns(aggravation: int, agony: int) -> int:
     return max(aggravation, agony)
 
 
-def after_full_rest(condition: Condition, *, stable: bool) -> Condition:
-    """Return the condition after a full rest: Aggravation back to 0 (Reading §8), Descente ends
-    (§7), Agonie lost if stable and not held by an unhealed wound (§8)."""
-    agony = 0 if stable and not condition.agony_locked else condition.agony
+def _agony_after_rest(condition: Condition, *, stable: bool) -> int:
+    """Agonie is lost after a rest if stable (§8), of any rank, unless a stomach wound not yet
+    healed holds it (§8, the Aggravation table)."""
+    return 0 if stable and not condition.agony_locked else condition.agony
+
+
+def after_rest(condition: Condition, *, full: bool, stable: bool) -> Condition:
+    """Return the condition after a rest: Agonie lost if stable, whatever the rank (§8); a full
+    rest also sets Aggravation back to 0 (Reading §8) and ends Descente (§7)."""
+    agony = _agony_after_rest(condition, stable=stable)
+    if not full:
+        return replace(condition, agony=agony)
     state = None if condition.state == COMEDOWN else condition.state
     return replace(condition, aggravation=0, state=state, agony=agony)
 

@@ -17,7 +17,7 @@ from rules import morale as rules_morale
 from rules import reference
 from rules import sheet as rules_sheet
 from rules import states as rules_states
-from rules.check import Check, combined_skill
+from rules.check import Check, combined_skill, hope_substitute
 from rules.errors import RuleError
 from rules.gauges import Gauge
 from sessions.errors import violation
@@ -126,16 +126,23 @@ def characteristic_value(character: Character, key: str) -> int:
     return rules_sheet.row_score(chars, key)
 
 
+def _gauge(character: Character, name: str) -> Gauge:
+    """One gauge of the sheet as the rules engine sees it (§3)."""
+    return Gauge(
+        maximum=rules_sheet.gauge_maximum(
+            getattr(character, f"premice_{name}"), character.exaltation
+        ),
+        current=getattr(character, f"{name}_current"),
+        scars=getattr(character, f"{name}_scars"),
+        ephemeral=getattr(character, f"{name}_ephemeral"),
+        stabilised=getattr(character, f"{name}_stabilised"),
+        peril=getattr(character, f"{name}_peril"),
+    )
+
+
 def is_discouraged(character: Character) -> bool:
     """Découragement: Confiance collapsed (§8), computed by the rules engine."""
-    gauge = Gauge(
-        maximum=rules_sheet.gauge_maximum(character.premice_confidence, character.exaltation),
-        current=character.confidence_current,
-        scars=character.confidence_scars,
-        ephemeral=character.confidence_ephemeral,
-        stabilised=character.confidence_stabilised,
-    )
-    return rules_states.gauge_collapsed(gauge)
+    return rules_states.gauge_collapsed(_gauge(character, "confidence"))
 
 
 def _state(character: Character | None) -> str | None:
@@ -145,6 +152,7 @@ def _state(character: Character | None) -> str | None:
 
 
 def condition_of(character: Character) -> rules_states.Condition:
+    """The sheet's harm tracks, special state and gauges, for the rules engine (§7, §8)."""
     return rules_states.Condition(
         fragility=character.fragility,
         exhaustion=character.exhaustion,
@@ -153,6 +161,7 @@ def condition_of(character: Character) -> rules_states.Condition:
         agony_locked=character.agony_locked,
         state=_state(character),
         discouraged=is_discouraged(character),
+        gauges={name: _gauge(character, name) for name in reference.GAUGES},
     )
 
 
@@ -260,9 +269,11 @@ def _rolled_characteristic(request: RollRequest, character: Character) -> tuple[
     if not request.substitute:
         return characteristic_value(character, request.characteristic), ""
     chars = _characteristics(character)
-    if request.characteristic in MAIN_CHARACTERISTICS:
-        return rules_sheet.might(chars), "might"
-    return rules_sheet.harmony(chars), "harmony"
+    main = request.characteristic in MAIN_CHARACTERISTICS
+    value = hope_substitute(
+        "main" if main else "secondary", rules_sheet.might(chars), rules_sheet.harmony(chars)
+    )
+    return value, "might" if main else "harmony"
 
 
 def _injury_causes(injuries: Sequence[Injury]) -> tuple[Cause, ...]:

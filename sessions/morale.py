@@ -16,8 +16,10 @@ from django.db.models import QuerySet
 from campaigns.models import Campaign, Role
 from characters.models import Character, SpecialState
 from rules import morale as rules_morale
+from rules import reference
 from rules import states as rules_states
 from rules.check import RandomSource
+from rules.french import de
 from sessions.checks import condition_of
 from sessions.errors import rule_call, violation
 from sessions.models import MoralePool, TableEvent
@@ -246,17 +248,49 @@ def _state_enter(
 def _state_end(
     before: rules_morale.Morale, character: Character, extra: dict[int, dict[str, Any]]
 ) -> rules_morale.Transition:
-    """End the character's special state (§7): Descente and Fragilité from the rules engine."""
+    """End the character's special state (§7) as the rules engine does: Descente, Fragilité, and
+    for Acharnement scars equal to wounds on every gauge not stable. All go to `extra`."""
     condition = condition_of(character)
     if condition.state not in rules_states.SPECIAL_STATES:
         raise violation("state", f"{character.name} n'est dans aucun état spécial.")
     ended = rules_states.end_state(condition)
-    extra.setdefault(character.pk, {}).update(
-        special_state=ended.state or SpecialState.NONE, fragility=ended.fragility
-    )
+    changes = extra.setdefault(character.pk, {})
+    changes.update(special_state=ended.state or SpecialState.NONE, fragility=ended.fragility)
+    scars = _scars_changed(condition, ended)
+    changes.update({f"{name}_scars": after for name, (_before, after) in scars.items()})
     label = rules_states.STATE_LABELS[condition.state]
     then = rules_states.STATE_LABELS.get(ended.state, "aucun état")
-    message = f"Fin de {label} pour {character.name} : {then}"
+    message = f"Fin {de(label)} pour {character.name} : {then}"
     if ended.fragility > condition.fragility:
         message += ", +1 Fragilité"
+    if condition.state == rules_states.FURY:
+        message += _scars_message(condition, scars)
     return before, [rules_morale.MoraleEvent("state_ended", message + ".")]
+
+
+def _scars_changed(
+    before: rules_states.Condition, after: rules_states.Condition
+) -> dict[str, tuple[int, int]]:
+    """The gauges whose scars the state's end changed: name → (scars before, after)."""
+    if before.gauges is None or after.gauges is None:
+        return {}
+    return {
+        name: (gauge.scars, after.gauges[name].scars)
+        for name, gauge in before.gauges.items()
+        if after.gauges[name].scars != gauge.scars
+    }
+
+
+def _scars_message(condition: rules_states.Condition, scars: dict[str, tuple[int, int]]) -> str:
+    """« , cicatrices égales aux blessures : Vitalité 2 → 12 (Énergie stable, inchangée) »."""
+    parts = [f"{reference.LABELS[name]} {old} → {new}" for name, (old, new) in scars.items()]
+    stable = [
+        reference.LABELS[name]
+        for name, gauge in (condition.gauges or {}).items()
+        if gauge.stabilised
+    ]
+    text = ", cicatrices égales aux blessures : " + (", ".join(parts) or "aucun changement")
+    if stable:
+        plural = "s" if len(stable) > 1 else ""
+        text += f" ({', '.join(stable)} stable{plural}, inchangée{plural})"
+    return text

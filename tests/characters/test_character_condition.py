@@ -9,7 +9,7 @@ from characters.condition import (
     character_rest,
     character_stabilise,
 )
-from characters.models import CharacterChange
+from characters.models import Character, CharacterChange
 
 pytestmark = pytest.mark.django_db
 
@@ -44,9 +44,37 @@ def test_stabilised_then_rested_every_gauge_is_reported(character, player):
         "Vitalité stabilisée."
     ]
     notes = character_rest(character=character, rank="normal", by=player)
-    assert notes == ["Repos Normale : Vitalité 0 → 4, Énergie 15 → 15, Confiance 15 → 15."]
+    assert notes == [
+        "Repos Normale : Vitalité 0 → 4, Énergie 15 → 15, Confiance 15 → 15.",
+        "Stable : l'Agonie est perdue.",
+    ]
     character.refresh_from_db()
     assert character.agony == 0  # a full rest while stable clears it
+
+
+@pytest.mark.parametrize("rank", ["hard", "very_hard", "impossible"])
+def test_agony_is_lost_after_a_rest_of_any_rank_if_stable(character, player, rank):
+    """Source: « Vous perdez votre Agonie après un repos si vous êtes stable ». RULES.md §8:
+    "Agonie: … lost after a rest if stable". Aggravation ("Reading: back to 0 after a full
+    rest") and Descente ("until a full rest", §7) wait for a full rest (Normale or easier)."""
+    character_damage(character=character, gauge="vitality", amount=20, by=player)
+    character_stabilise(character=character, gauge="vitality", by=player)
+    Character.objects.filter(pk=character.pk).update(aggravation=2, special_state="comedown")
+    notes = character_rest(character=character, rank=rank, by=player)
+    character.refresh_from_db()
+    assert character.agony == 0 and notes[-1] == "Stable : l'Agonie est perdue."
+    assert (character.aggravation, character.special_state) == (2, "comedown")
+    lost = CharacterChange.objects.get(character=character, field="agony", action="rest")
+    assert (lost.old_value, lost.new_value) == (1, 0)
+
+
+def test_agony_stays_after_a_rest_while_in_peril(character, player):
+    """Not stable (Vitalité in péril, §8): no rest takes the Agonie away, even a full one."""
+    character_damage(character=character, gauge="vitality", amount=20, by=player)
+    Character.objects.filter(pk=character.pk).update(aggravation=1)
+    character_rest(character=character, rank="normal", by=player)
+    character.refresh_from_db()
+    assert (character.agony, character.aggravation) == (1, 0)
 
 
 def test_healing_stops_at_the_maximum(character, player):

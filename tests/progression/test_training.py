@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Arc, Campaign
@@ -78,6 +79,99 @@ def test_durations_follow_the_confirmed_trainer(campaign, hero, awarded, player)
     # The player picked an educational trainer; until the Conteur confirms, it is "alone".
     assert coached.days_needed == 120 and not coached.trainer_confirmed
     assert trainings.training_confirm_trainer(training=coached).days_needed == 60
+
+
+WAITING = "Entraîneur à confirmer par le Conteur : compte comme seul en attendant."
+COUNTED_ALONE = "Entraîneur non confirmé : compté comme seul."
+
+
+def test_an_unconfirmed_trainer_counts_as_alone_and_the_pages_say_so(
+    client, campaign, hero, awarded, player, storyteller, django_capture_on_commit_callbacks
+):
+    """Source: « Afin d'entrainer une caractéristique, le personnage doit passer 1 mois à
+    s'entrainer. Si vous avez un entraineur, le temps d'entrainement passe à 3 semaines ».
+    RULES.md §11: "characteristic 30 / 21 / 14" (alone / with a trainer / educational). The
+    trainer is the Conteur's to confirm (Reading, `rules.ellipse.counted_trainer`): until then
+    the training runs at the alone duration."""
+    ellipse = open_ellipse(campaign, 60)
+    training = trainings.training_queue(
+        character=hero,
+        ellipse=ellipse,
+        kind="characteristic",
+        target="strength",
+        trainer="trainer",
+        by=player,
+    )
+    experience_url = reverse("progression:character_experience", args=[campaign.pk, hero.pk])
+    ellipse_url = reverse("progression:ellipse_detail", args=[campaign.pk, ellipse.pk])
+    day = Campaign.objects.get(pk=campaign.pk).in_game_day
+
+    advance(ellipse, "three-weeks", django_capture_on_commit_callbacks, days=21)
+    training.refresh_from_db()
+    assert (training.status, training.days_done, training.days_needed) == ("running", 21, 30)
+    client.force_login(player)
+    page = client.get(experience_url).content.decode()
+    assert WAITING in page and "21 / 30 jours" in page
+    client.force_login(storyteller)
+    assert WAITING in client.get(ellipse_url).content.decode()
+
+    advance(ellipse, "close", django_capture_on_commit_callbacks, closes=True)
+    training.refresh_from_db()
+    hero.refresh_from_db()
+    assert training.status == "done" and training.finished_day == day + 30  # the alone month
+    assert hero.strength == 3
+    client.force_login(player)
+    page = client.get(experience_url).content.decode()
+    assert COUNTED_ALONE in page and "à confirmer" not in page
+
+
+def test_a_class_without_a_confirmed_trainer_is_not_gained_at_the_ellipse_end(
+    campaign, hero, awarded, player, django_capture_on_commit_callbacks
+):
+    """Source: « Les personnages peuvent obtenir une classe dont ils remplissent les prérequis
+    si ils ont un entraîneur ». RULES.md §10: "A class is gained only in a major ellipse with a
+    trainer". A trainer the Conteur never confirmed counts as none: the class is not gained."""
+    from campaigns.models import CharacterClass
+
+    cls = CharacterClass.objects.create(campaign=campaign, name="Lame")
+    ellipse = open_ellipse(campaign, 90)
+    training = trainings.training_queue(
+        character=hero,
+        ellipse=ellipse,
+        kind="class",
+        target=str(cls.pk),
+        trainer="trainer",
+        by=player,
+    )
+    advance(ellipse, "close", django_capture_on_commit_callbacks, closes=True)
+    training.refresh_from_db()
+    assert training.status == TrainingStatus.CANCELLED
+    assert not hero.classes.filter(pk=cls.pk).exists()
+    note = hero.owner.notifications.get(key=f"training:{training.pk}:refused")
+    assert "Il faut un entraîneur ou un enseignant." in note.text
+    assert "Le Conteur n'a pas confirmé l'entraîneur choisi." in note.text
+
+
+def test_a_class_with_a_confirmed_trainer_is_gained_at_the_ellipse_end(
+    campaign, hero, awarded, player, django_capture_on_commit_callbacks
+):
+    from campaigns.models import CharacterClass
+
+    cls = CharacterClass.objects.create(campaign=campaign, name="Lame")
+    ellipse = open_ellipse(campaign, 90)
+    training = trainings.training_queue(
+        character=hero,
+        ellipse=ellipse,
+        kind="class",
+        target=str(cls.pk),
+        trainer="trainer",
+        by=player,
+    )
+    trainings.training_confirm_trainer(training=training)
+    advance(ellipse, "close", django_capture_on_commit_callbacks, closes=True)
+    training.refresh_from_db()
+    assert training.status == TrainingStatus.DONE
+    assert hero.classes.filter(pk=cls.pk).exists()
 
 
 def test_queued_trainings_run_in_order_and_complete_once(

@@ -28,7 +28,7 @@ def test_source_costs_per_line():
         "Force +3": 3,
         "Mêlée 3": 6,
         "Occidental 3": 6,  # Reading §2: a language level costs like a skill level
-        "1 expertise(s)": 1,
+        "1 expertise": 1,
         "Combativité +1": 5,
         "Classe fondatrice : Guerrier": 3,
         "Aptitude fondatrice : Coup puissant": 1,
@@ -79,9 +79,7 @@ def test_over_budget_and_other_errors_are_listed_not_raised():
         "budget",
     }
     budget = next(e for e in report.errors if e.field == "budget")
-    assert (
-        budget.message == "Le budget de création est dépassé de 20 point(s) (70 dépensés sur 50)."
-    )
+    assert budget.message == "Le budget de création est dépassé de 20 points (70 dépensés sur 50)."
     for error in report.errors:
         assert error.message[0].isupper() and error.message.endswith(".")
 

@@ -13,7 +13,7 @@ from rules.states import (
     SERENITY,
     ZONE,
     Condition,
-    after_full_rest,
+    after_rest,
     aggravation_effect,
     agony_after_turn,
     apply_aggravation,
@@ -98,10 +98,25 @@ def test_aggravation_level_and_rest():
     hurt = suffer_critical(suffer_critical(Condition(state=COMEDOWN, agony=2)))
     assert hurt.aggravation == 2
     assert unconscious_turns(hurt.aggravation, 3) == 3
-    rested = after_full_rest(hurt, stable=True)
+    rested = after_rest(hurt, full=True, stable=True)
     assert (rested.aggravation, rested.state, rested.agony) == (0, None, 0)
-    locked = after_full_rest(Condition(agony=1, agony_locked=True), stable=True)
+    locked = after_rest(Condition(agony=1, agony_locked=True), full=True, stable=True)
     assert locked.agony == 1
+
+
+def test_agony_is_lost_after_any_rest_if_stable():
+    """Source: « Vous perdez votre Agonie après un repos si vous êtes stable ». RULES.md §8:
+    "Agonie: … lost after a rest if stable" — any rank, not only a full rest. Aggravation's
+    reset stays with the full rest ("Reading: back to 0 after a full rest"), as does the end of
+    Descente ("until a full rest", §7)."""
+    hurt = Condition(agony=2, aggravation=2, state=COMEDOWN)
+    quick = after_rest(hurt, full=False, stable=True)
+    assert quick == Condition(agony=0, aggravation=2, state=COMEDOWN)
+    assert after_rest(hurt, full=False, stable=False) == hurt  # not stable: Agonie stays
+    held = Condition(agony=1, agony_locked=True)  # a stomach wound not healed holds it
+    assert after_rest(held, full=False, stable=True).agony == 1
+    full = after_rest(hurt, full=True, stable=False)
+    assert (full.agony, full.aggravation, full.state) == (2, 0, None)
 
 
 def test_exhaustion_removal_reading():

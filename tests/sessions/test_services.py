@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import Arc
 from characters.models import Character, CharacterChange
+from rules import sheet as rules_sheet
 from rules.check import Check, roll_check
 from sessions import checks, consequences, morale, services
 from sessions.checks import RollRequest
@@ -281,6 +282,52 @@ def test_states_are_entered_by_the_rules(campaign, storyteller, player, aelis, b
     move(campaign, storyteller, as_member, morale.STATE_END, character_id=aelis.pk)
     aelis.refresh_from_db()
     assert aelis.special_state == "comedown"
+
+
+def test_the_end_of_acharnement_makes_scars_equal_wounds_but_stable_stays_stable(
+    campaign, storyteller, aelis, brann, as_member
+):
+    """Source: « Effet de fin : Gain d'un point de Fragilité, et le personnage entre en état de
+    Descente. Les cicatrices du personnage égalisent ses blessures, mais son état reste stable si
+    il l'était déjà. » RULES.md §7: "End: +1 Fragilité, enter Descente; scars become equal to
+    wounds, but a stable state stays stable"."""
+    maximum = rules_sheet.gauge_maximum(aelis.premice_vitality, aelis.exaltation)
+    energy_max = rules_sheet.gauge_maximum(aelis.premice_energy, aelis.exaltation)
+    confidence_max = rules_sheet.gauge_maximum(aelis.premice_confidence, aelis.exaltation)
+    Character.objects.filter(pk=aelis.pk).update(
+        confidence_current=confidence_max,
+        special_state="fury",
+        vitality_current=maximum - 10,  # 10 wounds, 2 of them scars
+        vitality_scars=2,
+        energy_current=energy_max - 5,  # 5 wounds, 1 scar, but stable: it stays so
+        energy_scars=1,
+        energy_stabilised=True,
+    )
+    version = Character.objects.get(pk=aelis.pk).version
+    change = move(campaign, storyteller, as_member, morale.STATE_END, character_id=aelis.pk)
+    aelis.refresh_from_db()
+    assert (aelis.special_state, aelis.fragility) == ("comedown", 1)
+    assert aelis.vitality_scars == 10  # scars equal wounds
+    assert (aelis.energy_scars, aelis.energy_stabilised) == (1, True)
+    assert aelis.confidence_scars == 0  # no wound, no scar
+    # Written through the sheet's path: one new version, each value in the history.
+    assert aelis.version == version + 1
+    scar = CharacterChange.objects.get(character=aelis, field="vitality_scars")
+    assert (scar.old_value, scar.new_value, scar.version) == (2, 10, aelis.version)
+    assert not CharacterChange.objects.filter(character=aelis, field="energy_scars").exists()
+    assert change.event.summary == (
+        "Fin d'Acharnement pour Aelis : Descente, +1 Fragilité, cicatrices égales aux "
+        "blessures : Vitalité 2 → 10 (Énergie stable, inchangée)."
+    )
+
+
+def test_the_end_of_flamboyance_leaves_scars_alone(campaign, storyteller, aelis, brann, as_member):
+    """RULES.md §7: "Flamboyance: … End: +1 Fragilité, enter Descente" — no word of scars."""
+    Character.objects.filter(pk=aelis.pk).update(special_state="blaze", vitality_current=5)
+    change = move(campaign, storyteller, as_member, morale.STATE_END, character_id=aelis.pk)
+    aelis.refresh_from_db()
+    assert (aelis.special_state, aelis.fragility, aelis.vitality_scars) == ("comedown", 1, 0)
+    assert "cicatrices" not in change.event.summary
 
 
 # --- consequences --------------------------------------------------------------------------
