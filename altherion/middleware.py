@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
 
@@ -49,3 +50,38 @@ class RequestSizeLimitMiddleware:
                 request, 400, _("Requête refusée : elle contient trop de champs ou de fichiers.")
             )
         return None
+
+
+# Features no page uses, refused to every page and anything it embeds.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+)
+
+
+class PrivateResponsesMiddleware:
+    """A signed-in page or any API answer is one person's: `Cache-Control: private, no-store`
+    keeps it out of shared caches and the browser's disk (a shared computer, the back button
+    after logging out). Every response also refuses the browser features no page uses
+    (`Permissions-Policy`). Placed after the authentication middleware, which sets request.user;
+    an API request signed with a token has no session user yet, hence the path test."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if request.path.startswith("/api/") or (user is not None and user.is_authenticated):
+            patch_cache_control(response, private=True, no_store=True)
+        response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        return response

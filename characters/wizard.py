@@ -21,6 +21,7 @@ from campaigns.models import Ability, Asset, CharacterClass, Flaw, Species
 from campaigns.policy import campaign_get_for_member
 from characters import creation
 from rules import reference
+from rules.french import de
 
 CHARACTERISTIC_NAMES = (*reference.CHARACTERISTICS, "origin")
 
@@ -60,7 +61,7 @@ class CreationForm(forms.Form):
                 label=skill.label, min_value=0, max_value=10, initial=0
             )
             self.fields[f"skillexp_{skill.key}"] = forms.CharField(
-                label=_("Expertises de %(skill)s") % {"skill": skill.label},
+                label=_("Expertises %(of_skill)s") % {"of_skill": de(skill.label)},
                 required=False,
                 max_length=500,
             )

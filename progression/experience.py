@@ -31,6 +31,7 @@ from progression.models import (
 from progression.services import refusal
 from rules import experience as rules_xp
 from rules import reference
+from rules.french import de
 
 ACTIVE = (TrainingStatus.QUEUED, TrainingStatus.RUNNING)
 SPENDING_NOW = ("hope", "on_receipt")
@@ -218,7 +219,7 @@ def improvement_of(
         if skill is None:
             raise refusal("Cette compétence n'existe pas.", "target")
         level = _skill_level(character, target)
-        label = f"{skill.label} {level + 1}" if kind == "skill" else f"Spécialité de {skill.label}"
+        label = f"{skill.label} {level + 1}" if kind == "skill" else f"Spécialité {de(skill.label)}"
         return rules_xp.Improvement(kind, target, level=level), label
     if kind == "forgotten_domain":
         if not target or target in reference.SKILLS_BY_KEY:

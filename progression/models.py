@@ -64,7 +64,18 @@ class EllipseKind(models.TextChoices):
 
 class EllipseStatus(models.TextChoices):
     OPEN = "open", _("En cours")
-    CLOSED = "closed", _("Close")
+    CLOSED = "closed", _("Fermée")
+
+
+class XpTrainer(models.TextChoices):
+    """Who trained a character during an ellipse, for its XP (§11: the multiplier, in
+    `rules.reference.TRAINER_MULTIPLIERS`)."""
+
+    FREE = "free", _("sans entraîneur")
+    SUPERIOR = "superior", _("entraîneur supérieur")
+    VERY_GOOD = "very_good", _("très bon entraîneur")
+    EXPERT = "expert", _("entraîneur expert de ce qu'il enseigne")
+    PEAK = "peak", _("entraîneur au sommet de son art")
 
 
 class Ellipse(models.Model):

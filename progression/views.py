@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from campaigns.models import Arc
+from campaigns.models import Arc, LengthUnit
 from campaigns.policy import campaign_get_for_member, campaign_get_for_storyteller, is_storyteller
 from characters.models import Character
 from characters.selectors import can_edit
@@ -45,6 +45,7 @@ from progression.models import (
     TrainerKind,
     Training,
     TrainingKind,
+    XpTrainer,
 )
 from progression.selectors import (
     arc_get,
@@ -112,7 +113,9 @@ def _checklist_context(campaign, arc: Arc, checklist: dict[str, Any], characters
         "ingenuity_items": reference.INGENUITY_ITEMS,
         "ending_items": reference.ENDING_ITEMS,
         "bounty_items": reference.BOUNTY_ITEMS,
-        "lengths": list(reference.LENGTH_MULTIPLIERS.items()),
+        "lengths": [
+            (unit, label, reference.LENGTH_MULTIPLIERS[unit]) for unit, label in LengthUnit.choices
+        ],
         "usable": USABLE,
         "theoretical": THEORETICAL,
     }
@@ -395,14 +398,18 @@ def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpRe
     trainings.set_expected_days(running, campaign.in_game_day)
     characters = list(Character.objects.filter(campaign=campaign))
     for character in characters:
-        character.xp_trainer = ellipse.xp_trainers.get(str(character.pk), "free")
+        character.xp_trainer = ellipse.xp_trainers.get(str(character.pk), XpTrainer.FREE)
+        multiplier = reference.TRAINER_MULTIPLIERS[character.xp_trainer]
+        character.xp_trainer_label = f"×{multiplier} ({XpTrainer(character.xp_trainer).label})"
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
         "ellipse": ellipse,
         "trainings": running,
         "characters": characters,
-        "multipliers": list(reference.TRAINER_MULTIPLIERS.items()),
+        "multipliers": [
+            (key, label, reference.TRAINER_MULTIPLIERS[key]) for key, label in XpTrainer.choices
+        ],
         "advances": list(ellipse.advances.all()[:10]),
         "pending": ellipse.advances.exclude(status=JobStatus.DONE).exists(),
         "queue_message": queue_message(ellipse.advances.filter(status=JobStatus.PENDING).first()),

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 from rules import reference as ref
 from rules.errors import RuleViolation
+from rules.french import plural
 from rules.sheet import language_violations, premice_violations
 
 _START = ref.CHARACTERISTIC_START
@@ -57,6 +58,11 @@ class CreationReport:
     @property
     def remaining(self) -> int:
         return self.budget - self.total
+
+    @property
+    def over(self) -> int:
+        """Points spent beyond the budget (0 within it)."""
+        return max(0, self.total - self.budget)
 
     @property
     def valid(self) -> bool:
@@ -150,7 +156,11 @@ def evaluate(draft: Draft) -> CreationReport:
     if draft.expertises:
         n = len(draft.expertises)
         lines.append(
-            CostLine("expertises", f"{n} expertise(s)", n * ref.CREATION_COSTS["expertise"])
+            CostLine(
+                "expertises",
+                f"{n} {plural(n, 'expertise', 'expertises')}",
+                n * ref.CREATION_COSTS["expertise"],
+            )
         )
     combat = draft.combativeness
     if not ref.COMBATIVENESS_START <= combat <= ref.COMBATIVENESS_MAX:
@@ -188,7 +198,8 @@ def evaluate(draft: Draft) -> CreationReport:
         errors.append(
             RuleViolation(
                 "budget",
-                f"Le budget de création est dépassé de {total - draft.budget} point(s) "
+                f"Le budget de création est dépassé de {total - draft.budget} "
+                f"{plural(total - draft.budget, 'point', 'points')} "
                 f"({total} dépensés sur {draft.budget}).",
             )
         )

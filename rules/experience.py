@@ -118,7 +118,9 @@ def award(group: GroupChecklist, characters: Iterable[CharacterChecklist]) -> di
             for i in _ticked(ref.BOUNTY_ITEMS, sheet.bounty, "bounty")
         ]
         subtotal = sum(line.points for line in lines)
-        lines.append(AwardLine(f"Durée de l'arc ({group.length}) : ×{multiplier}", 0))
+        lines.append(
+            AwardLine(f"Durée de l'arc ({ref.LENGTH_LABELS[group.length]}) : ×{multiplier}", 0)
+        )
         optional = sheet.optional_objectives * ref.OPTIONAL_OBJECTIVE_POINTS
         if optional:
             lines.append(AwardLine("Objectifs optionnels", optional))

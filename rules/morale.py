@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, replace
 
 from rules.check import RandomSource, system_rng
 from rules.errors import RuleError
+from rules.french import de, plural
 from rules.sheet import personal_point_cap
 
 GROUP = "group"
@@ -252,7 +253,7 @@ def despair_exploit(
     result = ExploitResult(dice, max(dice), min(dice))
     message = (
         f"Exploit de désespoir : degré de réussite {result.degree}, "
-        f"{result.fragility} point(s) de Fragilité à répartir."
+        f"{result.fragility} {plural(result.fragility, 'point', 'points')} de Fragilité à répartir."
     )
     return replace(morale, despair=0), [MoraleEvent("despair_exploit", message)], result
 
@@ -264,5 +265,5 @@ def morale_violations(morale: Morale) -> list[str]:
         found.append("L'espoir et le désespoir du groupe dépassent la capacité du Moral.")
     for m in morale.members:
         if not (0 <= m.hope <= m.cap and 0 <= m.despair <= m.cap):
-            found.append(f"Les points personnels de {m.key} dépassent leur plafond ({m.cap}).")
+            found.append(f"Les points personnels {de(m.key)} dépassent leur plafond ({m.cap}).")
     return found

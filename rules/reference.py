@@ -425,6 +425,9 @@ ABILITY_XP_COSTS: Mapping[str, int] = MappingProxyType(
 LENGTH_MULTIPLIERS: Mapping[str, int] = MappingProxyType(
     {"hours": 1, "days": 2, "weeks": 3, "months": 4, "years": 5}
 )
+LENGTH_LABELS: Mapping[str, str] = MappingProxyType(
+    {"hours": "heures", "days": "jours", "weeks": "semaines", "months": "mois", "years": "années"}
+)
 # §11 — ellipse XP trainer multiplier.
 TRAINER_MULTIPLIERS: Mapping[str, int] = MappingProxyType(
     {"free": 1, "superior": 2, "very_good": 3, "expert": 4, "peak": 5}

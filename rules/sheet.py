@@ -9,6 +9,7 @@ from math import ceil
 
 from rules import reference as ref
 from rules.errors import RuleViolation, check_range, raise_if
+from rules.french import de
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def premice_violations(premices: Premices | Mapping[str, int]) -> list[RuleViola
     values = premices if isinstance(premices, Mapping) else asdict(premices)
     found = [
         RuleViolation(
-            f"premices.{gauge}", f"La prémice de {ref.LABELS[gauge]} doit valoir au moins 1."
+            f"premices.{gauge}", f"La prémice {de(ref.LABELS[gauge])} doit valoir au moins 1."
         )
         for gauge in ref.GAUGES
         if values[gauge] < 1

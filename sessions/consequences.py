@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import ngettext
+
 from characters.models import Character
 from rules import reference
 from rules import states as rules_states
@@ -70,14 +72,28 @@ def critical_suffered(
         if character.resilience_points < cost:
             raise violation(
                 "mode",
-                f"{character.name} n'a que {character.resilience_points} point(s) de Résilience "
-                f"; il en faut {cost} (Aggravation {condition.aggravation}).",
+                ngettext(
+                    "%(name)s n'a que %(n)d point de Résilience ; il en faut %(cost)d "
+                    "(Aggravation %(aggravation)d).",
+                    "%(name)s n'a que %(n)d points de Résilience ; il en faut %(cost)d "
+                    "(Aggravation %(aggravation)d).",
+                    character.resilience_points,
+                )
+                % {
+                    "name": character.name,
+                    "n": character.resilience_points,
+                    "cost": cost,
+                    "aggravation": condition.aggravation,
+                },
             )
         changes["resilience_points"] = character.resilience_points - cost
-        summary = (
-            f"{character.name} subit un critique (Aggravation {condition.aggravation}) et "
-            f"dépense {cost} point(s) de Résilience pour l'éviter."
-        )
+        summary = ngettext(
+            "%(name)s subit un critique (Aggravation %(aggravation)d) et dépense %(cost)d point "
+            "de Résilience pour l'éviter.",
+            "%(name)s subit un critique (Aggravation %(aggravation)d) et dépense %(cost)d points "
+            "de Résilience pour l'éviter.",
+            cost,
+        ) % {"name": character.name, "aggravation": condition.aggravation, "cost": cost}
         return CriticalSuffered(summary, changes, details)
     if mode != TABLE:
         raise violation("mode", "Choisissez Résilience ou la table d'Aggravation.")

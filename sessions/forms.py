@@ -36,7 +36,7 @@ class RollForm(forms.Form):
         label=_("Caractéristique"), choices=CHARACTERISTIC_CHOICES, initial="strength"
     )
     skills = forms.MultipleChoiceField(
-        label=_("Compétence(s)"),
+        label=_("Compétences"),
         choices=SKILL_CHOICES,
         required=False,
         help_text=_("Plusieurs compétences : la plus basse compte."),

@@ -13,6 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import ngettext
 
 from campaigns.models import Arc, ArcStatus, Campaign
 from campaigns.policy import is_storyteller
@@ -114,7 +115,12 @@ def roll_costs(
         if request.impact > character.impact_points:
             raise violation(
                 "impact",
-                f"{character.name} n'a que {character.impact_points} point(s) d'Impact.",
+                ngettext(
+                    "%(name)s n'a que %(n)d point d'Impact.",
+                    "%(name)s n'a que %(n)d points d'Impact.",
+                    character.impact_points,
+                )
+                % {"name": character.name, "n": character.impact_points},
             )
         changes.setdefault(character.pk, {})["impact_points"] = (
             character.impact_points - request.impact

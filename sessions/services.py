@@ -28,6 +28,7 @@ from rules import morale as rules_morale
 from rules import reference
 from rules import states as rules_states
 from rules.check import CRITICAL_FAILURE, RandomSource, roll_check
+from rules.french import de
 from sessions import consequences, morale, rolls, writes
 from sessions.checks import PreparedCheck, RollRequest, check_prepare
 from sessions.errors import violation
@@ -400,7 +401,7 @@ def _fortune_fate_or_zone_apply(
     if kind == consequences.FATE:
         pool.fate = rules_states.gain_capped(pool.fate, reference.FATE_MAX)
         pool.save(update_fields=["fate", "updated_at"])
-        return f"Le Conteur gagne 1 Fatalité (échec critique de {character.name}) : {pool.fate}."
+        return f"Le Conteur gagne 1 Fatalité (échec critique {de(character.name)}) : {pool.fate}."
     if not rules_states.may_enter(rules_states.ZONE, zone_roll=roll.zone):
         raise violation("kind", "Ce jet n'est pas une Zone.")
     writes.sheet_write(character, {"special_state": SpecialState.ZONE}, by)

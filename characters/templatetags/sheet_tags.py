@@ -90,7 +90,9 @@ def percent(value) -> str:
 
 @register.filter
 def field_label(field: str) -> str:
-    """A history row's field, in French."""
+    """A history row's field, in French (a gauge's current value is the gauge's name alone)."""
+    if field == "character":  # the creation of the sheet
+        return _("Personnage")
     if field.startswith("skills."):
         from rules.reference import SKILLS_BY_KEY
 
@@ -108,10 +110,11 @@ def field_label(field: str) -> str:
     spec = SHEET_FIELDS.get(field)
     if spec is None:
         return field
-    if field.split("_")[0] in ("vitality", "energy", "confidence") and "_" in field:
+    gauge, _sep, part = field.partition("_")
+    if gauge in ("vitality", "energy", "confidence") and part != "current":
         from rules.reference import LABELS
 
-        return f"{LABELS[field.split('_')[0]]} ({spec.label})"
+        return f"{LABELS[gauge]} ({spec.label})"
     return str(spec.label)
 
 

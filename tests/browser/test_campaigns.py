@@ -58,7 +58,7 @@ def test_the_conteur_invites_a_new_player_who_joins(new_page, make_user):
     assert player.get_by_role("link", name="Réglages").count() == 0
 
     conteur.reload()
-    conteur.get_by_text("1 utilisation(s) sur 5").wait_for()
+    conteur.get_by_text("1 utilisation sur 5").wait_for()
     conteur.get_by_role("link", name="Membres").click()
     conteur.get_by_role("cell", name="aubin").wait_for()
 

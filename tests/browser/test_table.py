@@ -60,7 +60,7 @@ def test_a_roll_and_a_moral_spend_reach_the_other_page_live(
         arg=[before],
     )
 
-    joueur.get_by_label("Compétence(s)").select_option("melee")
+    joueur.get_by_label("Compétences").select_option("melee")
     joueur.get_by_role("button", name="Lancer", exact=True).click()
     mine = joueur.locator("#roll-log li[data-kind=roll]")
     mine.first.wait_for()

@@ -204,7 +204,7 @@ def test_create_an_invitation_without_javascript(campaign, storyteller_client):
     assert invitation.max_uses == 2
     body = storyteller_client.get(url("invitations", campaign.pk)).content.decode()
     assert f"http://testserver/join/{invitation.token}/" in body
-    assert "0 utilisation(s) sur 2" in body
+    assert "0 utilisations sur 2" in body
     assert "Copier le lien" in body
 
 
@@ -501,3 +501,14 @@ def test_a_player_is_told_in_french_why_an_action_is_refused(campaign, player_cl
     body = response.content.decode()
     assert "Seul le Conteur de la campagne peut faire cela." in body
     assert url("dashboard", campaign.pk) in body
+
+
+def test_the_campaign_description_is_markdown_rendered_safely(campaign, player_client):
+    """Issue 16 §7: « **d'essai** » shows bold, a script in it shows as nothing that runs."""
+    campaign.description = "Une campagne **d'essai**.\n\n<script>alert(1)</script>"
+    campaign.save()
+    body = player_client.get(url("dashboard", campaign.pk)).content.decode()
+    assert "<strong>d&#x27;essai</strong>" in body or "<strong>d'essai</strong>" in body
+    assert "**" not in body and "<script>alert" not in body
+    listed = player_client.get(reverse("home")).content.decode()
+    assert "Une campagne d" in listed and "**" not in listed and "<strong>d" not in listed

@@ -30,7 +30,7 @@ def test_one_point_over_the_budget_is_refused_and_nothing_is_saved(campaign, pla
     with pytest.raises(ValidationError) as caught:
         character_create(campaign=campaign, owner=player, by=player, data=creation_data)
     assert caught.value.message_dict["budget"] == [
-        "Le budget de création est dépassé de 1 point(s) (76 dépensés sur 75)."
+        "Le budget de création est dépassé de 1 point (76 dépensés sur 75)."
     ]
     assert not campaign.characters.exists()
 

@@ -51,8 +51,9 @@ def test_each_change_recounts_the_budget_and_puts_errors_next_to_fields(
     assert response.status_code == 200
     body = response.content.decode()
     assert body.lstrip().startswith('<aside id="budget"')
-    assert "76 / 75 points dépensés — reste -1" in body
-    assert "Le budget de création est dépassé de 1 point(s)" in body
+    assert "76 / 75 points dépensés — 1 point de trop" in body
+    assert "reste -" not in body
+    assert "Le budget de création est dépassé de 1 point (76 dépensés sur 75)." in body
     # Force's slot, sent out of band, carries its cost and the engine's French error.
     start = body.index('<span id="fx-strength" class="fx" hx-swap-oob="true"')
     strength_slot = body[start : body.index("</span></span>", start)]

@@ -66,7 +66,7 @@ def test_the_conteur_previews_then_confirms_and_the_player_is_notified(
     client.post(reverse("progression:notifications_read"))
     assert not Notification.objects.filter(user=player, read_at__isnull=True).exists()
     count = client.get(reverse("progression:notifications_count"))
-    assert 'class="badge"' not in count.content.decode()
+    assert "unread-badge" not in count.content.decode()
 
 
 def test_a_bad_checklist_comes_back_with_french_errors(client, campaign, party, storyteller):
@@ -88,7 +88,7 @@ def test_the_award_progress_polls_while_running(client, campaign, party, storyte
     url = reverse("progression:arc_experience_progress", args=[campaign.pk, arc.pk])
     partial = client.get(url, headers={"HX-Request": "true"})
     body = partial.content.decode()
-    assert 'hx-trigger="every 1s"' in body and "1 personnage(s) sur 2" in body
+    assert 'hx-trigger="every 1s"' in body and "1 personnage sur 2" in body
     assert "<html" not in body and "HX-Request" in partial["Vary"]
     assert "<html" in client.get(url).content.decode()
 

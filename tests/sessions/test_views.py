@@ -113,7 +113,7 @@ def test_a_roll_that_cannot_be_paid_shows_the_error_in_the_form(client, player, 
     response = client.post(url("roll", campaign), roll_data(aelis, impact=5), **HX)
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#roll-form"
-    assert "point(s) d&#x27;Impact" in response.content.decode()
+    assert "Aelis n&#x27;a que 2 points d&#x27;Impact." in response.content.decode()
     assert not Roll.objects.exists()
 
 
@@ -251,6 +251,19 @@ def test_the_odds_fragment_gives_the_engines_exact_odds(client, player, aelis, c
     expected = check_odds(Check(skill=3, complexity=1, characteristic=4, difficulty=9))
     shown = f"{100 * expected.success:.1f}".replace(".", ",")
     assert shown in response.content.decode()
+
+
+def test_the_odds_preview_sends_only_what_the_odds_need(client, player, aelis, campaign):
+    """Issue 16 §5: no CSRF token nor idempotency key in the preview's URL (logs, history)."""
+    client.force_login(player)
+    page = client.get(url("table", campaign)).content.decode()
+    odds_div = page[page.index('<div id="odds"') :].split(">", 1)[0]
+    assert 'hx-params="not csrfmiddlewaretoken,idempotency_key"' in odds_div
+    data = roll_data(aelis, difficulty=9)
+    del data["idempotency_key"]
+    body = client.get(url("odds", campaign), data, **HX).content.decode()
+    expected = check_odds(Check(skill=3, complexity=1, characteristic=4, difficulty=9))
+    assert f"{100 * expected.success:.1f}".replace(".", ",") in body
 
 
 def test_the_odds_show_the_sheets_dice_with_their_cause(client, player, aelis, campaign):
