@@ -8,4 +8,5 @@ RUN DEBUG=0 HTTPS=0 SECRET_KEY=build-only python manage.py collectstatic --noinp
 RUN useradd --create-home altherion && mkdir -p var && chown altherion var
 USER altherion
 EXPOSE 8000
-CMD ["gunicorn", "altherion.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "altherion.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
+     "--limit-request-line", "8190"]

@@ -14,13 +14,14 @@ from rest_framework.views import APIView
 
 from altherion.profile import api_token_revoke
 from common.api_errors import ApiErrorSerializer, ApiSchema
+from common.api_fields import TextField
 from common.parsers import JSONParser
 from common.throttles import ScopedRateThrottle
 
 
 class TokenIn(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+    username = TextField(max_length=150)
+    password = TextField(max_length=4096, trim_whitespace=False)
 
 
 class TokenOut(serializers.Serializer):
@@ -35,6 +36,11 @@ class AuthToken(APIView):
 
     schema = ApiSchema()
     api_tag = "Authentification"
+    api_descriptions = {
+        "POST": "Your API token from your username and password (the one of your profile page, "
+        "made if you have none). Failures count towards the login's lockout.",
+        "DELETE": "Revoke the token this request is authenticated with.",
+    }
     parser_classes = [JSONParser]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth-token"

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "common.request_line.RequestLineLimitMiddleware",
     "altherion.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -80,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "altherion.middleware.PrivateResponsesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -179,7 +181,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "fr"
-LANGUAGES = [("fr", _("Français")), ("en", _("Anglais"))]
+# The pages are French whatever the browser asks for: French is the only language offered, so
+# LocaleMiddleware always falls back to it (an English UI is one catalogue and one line away).
+LANGUAGES = [("fr", _("Français"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
@@ -282,6 +286,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets several request shapes share (a sheet's rows, as written and as exported).
+    "ENUM_NAME_OVERRIDES": {
+        "SkillRowKindEnum": ["skill", "forgotten_domain"],
+        "LanguageKeyEnum": "characters.serializers.LANGUAGE_KEYS",
+    },
 }
 
 # Celery: a real broker when CELERY_BROKER_URL is set, otherwise tasks run in-process.

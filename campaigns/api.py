@@ -59,6 +59,10 @@ class CampaignList(generics.ListCreateAPIView):
     schema = ApiSchema()
     parser_classes = [JSONParser]
     api_tag = "Campagnes"
+    api_descriptions = {
+        "GET": "Your campaigns, with your role in each (filter by role or name).",
+        "POST": "Create a campaign; you become its Conteur.",
+    }
     queryset = Membership.objects.none()
     input_serializer_class = s.CampaignIn
     output_serializer_class = s.CampaignOut
@@ -83,6 +87,10 @@ class CampaignDetail(generics.GenericAPIView):
     schema = ApiSchema()
     parser_classes = [JSONParser]
     api_tag = "Campagnes"
+    api_descriptions = {
+        "GET": "A campaign you are a member of, with your role.",
+        "PATCH": "Change the campaign's settings (the Conteur): only the fields sent.",
+    }
     queryset = Membership.objects.none()
     input_serializer_class = s.CampaignIn
     output_serializer_class = s.CampaignOut
@@ -200,6 +208,10 @@ class MemberDetail(InCampaignView, generics.RetrieveDestroyAPIView):
     """A member (GET), or remove a player from the campaign (DELETE, the Conteur)."""
 
     api_tag = "Membres"
+    api_descriptions = {
+        "GET": "A member of the campaign and their role.",
+        "DELETE": "Remove a player from the campaign (the Conteur).",
+    }
     queryset = Membership.objects.none()
     output_serializer_class = s.MembershipOut
 
@@ -234,6 +246,10 @@ class InvitationList(CampaignScopedList):
     """The campaign's invitation links (the Conteur), or a new one (POST)."""
 
     api_tag = "Invitations"
+    api_descriptions = {
+        "GET": "The campaign's invitation links and their state (the Conteur).",
+        "POST": "A new invitation link: valid `days` days, for `max_uses` players (the Conteur).",
+    }
     storyteller_reads = True
     queryset = Invitation.objects.none()
     input_serializer_class = s.InvitationIn
@@ -289,6 +305,10 @@ class ArcList(CampaignScopedList):
     """The campaign's narrative arcs, open ones first."""
 
     api_tag = "Arcs"
+    api_descriptions = {
+        "GET": "The campaign's narrative arcs, open ones first.",
+        "POST": "Plan a new arc (the Conteur); it starts open.",
+    }
     queryset = Arc.objects.none()
     input_serializer_class = s.ArcIn
     output_serializer_class = s.ArcOut
@@ -300,6 +320,12 @@ class ArcList(CampaignScopedList):
 
 class ArcDetail(CampaignScopedDetail):
     api_tag = "Arcs"
+    api_descriptions = {
+        "GET": "An arc with its number of play sessions.",
+        "PATCH": "Change an arc (the Conteur): only the fields sent; open or close it with its "
+        "own actions.",
+        "DELETE": "Delete an arc (the Conteur).",
+    }
     queryset = Arc.objects.none()
     input_serializer_class = s.ArcIn
     output_serializer_class = s.ArcOut
@@ -330,6 +356,16 @@ class ArcReopen(ArcClose):
 # --- compendium ----------------------------------------------------------------------------------
 
 
+COMPENDIUM_NOUNS = {
+    "species": "species",
+    "classes": "classes",
+    "branches": "branches (of a class)",
+    "abilities": "abilities",
+    "assets": "assets",
+    "flaws": "flaws",
+}
+
+
 def _compendium_views(slug: str, input_serializer, output_serializer, filterset):
     """The List and Detail views of one compendium section (`slug`, as in its URL).
 
@@ -337,6 +373,7 @@ def _compendium_views(slug: str, input_serializer, output_serializer, filterset)
     (`SpeciesList`, `SpeciesDetail`…), and their schema is the one written-out classes would have.
     """
     model = selectors.compendium_kind_models()[slug]
+    noun = COMPENDIUM_NOUNS[slug]
 
     def rows(self):
         return selectors.compendium_entries(campaign=self.campaign, slug=slug)
@@ -348,12 +385,25 @@ def _compendium_views(slug: str, input_serializer, output_serializer, filterset)
         "output_serializer_class": output_serializer,
         "rows": rows,
     }
+    list_descriptions = {
+        "GET": f"The {noun} of the campaign's compendium, by name.",
+        "POST": f"Add to the {noun} of the compendium (the Conteur).",
+    }
+    detail_descriptions = {
+        "GET": f"One of the {noun} of the compendium.",
+        "PATCH": f"Change one of the {noun} of the compendium (the Conteur): only the fields sent.",
+        "DELETE": f"Delete one of the {noun} of the compendium (the Conteur).",
+    }
     list_view = type(
         f"{model.__name__}List",
         (CampaignScopedList,),
-        {**attributes, "filterset_class": filterset},
+        {**attributes, "filterset_class": filterset, "api_descriptions": list_descriptions},
     )
-    detail_view = type(f"{model.__name__}Detail", (CampaignScopedDetail,), attributes)
+    detail_view = type(
+        f"{model.__name__}Detail",
+        (CampaignScopedDetail,),
+        {**attributes, "api_descriptions": detail_descriptions},
+    )
     return list_view, detail_view
 
 

@@ -26,7 +26,7 @@ from campaigns.models import (
 from campaigns.serializers import ID_MAX
 
 
-@extend_schema_field(OpenApiTypes.INT)
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": ID_MAX})
 class IdFilter(django_filters.Filter):
     """A row id: a whole number (django-filter's NumberFilter would accept 1.5)."""
 
@@ -35,6 +35,20 @@ class IdFilter(django_filters.Filter):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", ID_MAX)
+        super().__init__(*args, **kwargs)
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class BoolFilter(django_filters.Filter):
+    """`true` or `false`, nothing else (django-filter's BooleanFilter reads `null`, `1` or
+    `unknown` too, which the schema's boolean does not allow)."""
+
+    field_class = forms.TypedChoiceField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("choices", [("true", "true"), ("false", "false")])
+        kwargs.setdefault("coerce", lambda value: value == "true")
+        kwargs.setdefault("empty_value", None)
         super().__init__(*args, **kwargs)
 
 
@@ -61,7 +75,7 @@ class ArcFilter(django_filters.FilterSet):
 
 
 class InvitationFilter(django_filters.FilterSet):
-    active = django_filters.BooleanFilter(
+    active = BoolFilter(
         method="filter_active",
         help_text=_("Seulement les liens encore utilisables (ou l'inverse)."),
     )
@@ -104,7 +118,7 @@ class BranchFilter(_EntryFilter):
 class AbilityFilter(_EntryFilter):
     character_class = IdFilter(field_name="character_class_id")
     tier = django_filters.ChoiceFilter(choices=AbilityTier.choices)
-    species = django_filters.BooleanFilter(
+    species = BoolFilter(
         field_name="character_class",
         lookup_expr="isnull",
         help_text=_("true : seulement les aptitudes d'espèce (sans classe)."),

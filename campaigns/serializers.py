@@ -37,17 +37,18 @@ from campaigns.models import (
     validate_characteristic_list,
     validate_characteristic_modifiers,
 )
+from common.api_fields import TextField
 
 SMALL_MAX = 1000  # chapters, acts, costs: far above any real table, far below the column's limit
 DAY_MAX = 10_000_000
 
 
 def _name(**kwargs):
-    return serializers.CharField(max_length=NAME_LENGTH, **kwargs)
+    return TextField(max_length=NAME_LENGTH, **kwargs)
 
 
 def _text(**kwargs):
-    return serializers.CharField(max_length=TEXT_LENGTH, allow_blank=True, **kwargs)
+    return TextField(max_length=TEXT_LENGTH, allow_blank=True, **kwargs)
 
 
 def _tier_field(choices, component: str) -> type[serializers.ChoiceField]:
@@ -193,7 +194,7 @@ class InvitationOut(serializers.ModelSerializer):
 
 
 class InvitationAcceptIn(serializers.Serializer):
-    token = serializers.CharField(max_length=64, help_text=_("Le jeton du lien d'invitation."))
+    token = TextField(max_length=64, help_text=_("Le jeton du lien d'invitation."))
 
 
 # --- arcs and play sessions -----------------------------------------------------------------------
@@ -234,16 +235,20 @@ class ArcOut(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+@extend_schema_field({"type": "string", "format": "date-time", "pattern": "^20[0-9]{2}-"})
 class MomentField(serializers.DateTimeField):
     """A date and time of the real calendar in this century: year 1 or 9999 is a typo, and
-    outside it the local time zone's history gives offsets no client can parse."""
+    outside it the local time zone's history gives offsets no client can parse. The year is
+    the one written (`2099-12-31T23:00:00-05:00` is in 2099), as the schema's pattern says."""
 
     EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
     LATEST = datetime(2100, 1, 1, tzinfo=UTC)
 
     def to_internal_value(self, value):
         moment = super().to_internal_value(value)
-        if not self.EARLIEST <= moment < self.LATEST:
+        written = value[:4] if isinstance(value, str) and value[:4].isdigit() else None
+        year = int(written) if written else moment.astimezone(UTC).year
+        if not self.EARLIEST.year <= year < self.LATEST.year:
             raise serializers.ValidationError(_("Indiquez une date entre l'an 2000 et l'an 2099."))
         return moment
 

@@ -4,16 +4,22 @@ Every sheet carries a version, sent as the `ETag` of its detail. A write says wh
 read at, with `If-Match: "<version>"` or a `version` field; a stale write of a field someone else
 changed in the meantime is refused — 412 (If-Match) or 409 (version field) — with the current
 sheet, the field's current value and who changed it. Writes of different fields both succeed.
+
+A write's answer is read and serialized inside its transaction: once the write commits, nothing
+is left to do that could fail and answer an error for a change that was saved (issue 12 §8).
 """
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -23,17 +29,20 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import exceptions, serializers, status
-from rest_framework.decorators import api_view, schema
+from rest_framework.decorators import api_view, parser_classes, schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters import creation, selectors, services
+from characters import condition, creation, selectors, services
 from characters import serializers as s
+from characters.api_docs import IF_MATCH, IF_MATCH_REQUIRED, description
 from characters.models import SkillKind
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
+from common.api_schema import ROW_ID_PARAMETER, VERSION_TAG, etag
+from common.parsers import JSONParser
 
 PRECONDITION_REQUIRED = 428
 ID_MAX = 2**63 - 1
@@ -50,12 +59,6 @@ CONFLICT = inline_serializer(
         "character": s.CharacterOut(),
     },
 )
-IF_MATCH = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    description='La version lue, "<version>" (ETag du détail) ; sinon le champ version.',
-)
 WRITE_RESPONSES = {
     200: s.CharacterOut,
     409: CONFLICT,
@@ -64,23 +67,43 @@ WRITE_RESPONSES = {
         ApiErrorSerializer, description="Version manquante : champ « version » ou If-Match."
     ),
 }
+ACTION_RESPONSES = {**WRITE_RESPONSES, 200: s.CharacterActionOut}
 BAD_FILTER = OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["400"])
 
 
 def endpoint(methods: list[str]):
-    """`api_view` documented by `ApiSchema`: every operation lists the API's error answers."""
+    """`api_view` documented by `ApiSchema`: every operation lists the API's error answers. The
+    body is JSON, as the schema says (another type is 415)."""
 
     def wrap(view):
-        return api_view(methods)(schema(ApiSchema())(view))
+        return api_view(methods)(parser_classes([JSONParser])(schema(ApiSchema())(view)))
 
     return wrap
 
 
 def doc(method: str, operation_id: str, **kwargs):
-    """extend_schema for one method of a function view."""
+    """extend_schema for one method of a function view, described by `api_docs`; an answer with
+    the sheet declares its `ETag`."""
     if method in ("PATCH", "PUT", "POST", "DELETE") and "parameters" not in kwargs:
-        kwargs["parameters"] = [IF_MATCH]
-    return extend_schema(methods=[method], operation_id=operation_id, tags=TAG, **kwargs)
+        kwargs["parameters"] = [IF_MATCH_REQUIRED if method == "DELETE" else IF_MATCH]
+    responses = kwargs.get("responses") or {}
+    sheet_codes = [code for code, answer in responses.items() if _answers_the_sheet(answer)]
+    if sheet_codes:
+        kwargs["parameters"] = [*kwargs.get("parameters", []), etag(*sheet_codes)]
+
+    def decorate(view):
+        docstring = inspect.cleandoc(view.cls.__doc__ or "")
+        text = description(operation_id, docstring, versioned=412 in responses)
+        return extend_schema(
+            methods=[method], operation_id=operation_id, tags=TAG, description=text, **kwargs
+        )(view)
+
+    return decorate
+
+
+def _answers_the_sheet(answer) -> bool:
+    """Whether a documented answer is the sheet (with its ETag): the sheet, a conflict, an action."""
+    return answer is s.CharacterOut or answer is CONFLICT or answer is s.CharacterActionOut
 
 
 def _django_errors(error: DjangoValidationError) -> exceptions.ValidationError:
@@ -136,14 +159,13 @@ def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | 
 
 def _version(request: Request, data: dict) -> tuple[int, bool]:
     """(version read, whether it came from If-Match). Without either, the write gets 428."""
-    header = request.headers.get("If-Match", "").strip()
-    if header:
-        try:
-            return int(header.removeprefix("W/").strip('"')), True
-        except ValueError as error:
+    header = request.headers.get("If-Match")
+    if header is not None:  # sent, even empty: it must be the version tag the schema documents
+        if re.fullmatch(VERSION_TAG, header.strip()) is None:
             raise exceptions.ValidationError(
                 {"If-Match": ['En-tête If-Match invalide : attendu "<version>".']}
-            ) from error
+            )
+        return int(header.strip().removeprefix("W/").strip('"')), True
     if data.get("version") is None:
         raise _PreconditionRequired()
     return data["version"], False
@@ -155,11 +177,17 @@ class _PreconditionRequired(exceptions.APIException):
     default_code = "precondition_required"
 
 
-def _write(request: Request, pk: int, data: dict, call, *, created: bool = False) -> Response:
-    """Run a versioned service call and answer with the sheet (or the conflict)."""
+def _write(request: Request, pk: int, data: dict, call, *, notes: bool = False) -> Response:
+    """Run a versioned service call and answer with the sheet (or the conflict); with `notes`,
+    `{"notes": <what the call returned>, "character": <the sheet>}`.
+
+    The sheet is read in the write's transaction, after the write: the commit is the last thing
+    that touches the database, so a committed write is never answered with an error."""
     version, if_match = _version(request, data)
     try:
-        call(version)
+        with transaction.atomic():
+            result = call(version)
+            return _detail(request, pk, extra={"notes": result} if notes else None)
     except services.SheetConflict as conflict:
         extra = {
             "detail": str(conflict),
@@ -170,10 +198,18 @@ def _write(request: Request, pk: int, data: dict, call, *, created: bool = False
             "version": conflict.version,
         }
         code = status.HTTP_412_PRECONDITION_FAILED if if_match else status.HTTP_409_CONFLICT
-        return _detail(request, pk, status_code=code, extra=extra)
+        return _detail(request, pk, status_code=code, extra=extra)  # nothing was written
     except DjangoValidationError as error:
         raise _django_errors(error) from error
-    return _detail(request, pk, status_code=201 if created else 200)
+
+
+def _created(request: Request, create) -> Response:
+    """201 with the sheet `create()` made, read in the same transaction (see `_write`)."""
+    try:
+        with transaction.atomic():
+            return _detail(request, create().pk, status_code=201)
+    except DjangoValidationError as error:
+        raise _django_errors(error) from error
 
 
 # --- characters -----------------------------------------------------------------------------
@@ -183,7 +219,7 @@ def _write(request: Request, pk: int, data: dict, call, *, created: bool = False
     "GET",
     "characters_list",
     responses={200: s.CharacterSummaryOut(many=True), 400: BAD_FILTER},
-    parameters=[OpenApiParameter("campaign", int)],
+    parameters=[OpenApiParameter("campaign", ROW_ID_PARAMETER, description="Une campagne.")],
 )
 @doc(
     "POST",
@@ -210,13 +246,13 @@ def character_list(request: Request) -> Response:
     campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
     owner = _owner(request, campaign)
     data = _validated(s.CreationIn, request)
-    try:
-        character = creation.character_create(
+    data.pop("campaign"), data.pop("owner", None)  # read above: the sheet is the rest
+    return _created(
+        request,
+        lambda: creation.character_create(
             campaign=campaign, owner=owner, by=request.user, data=data
-        )
-    except DjangoValidationError as error:
-        raise _django_errors(error) from error
-    return _detail(request, character.pk, status_code=201)
+        ),
+    )
 
 
 def _owner(request: Request, campaign):
@@ -228,7 +264,8 @@ def _owner(request: Request, campaign):
         raise PermissionDenied("Seul le Conteur peut créer un personnage pour un autre joueur.")
     membership = Membership.objects.filter(campaign=campaign, user_id=owner_id).first()
     if membership is None:
-        raise exceptions.ValidationError({"owner": ["Ce joueur n'est pas membre de la campagne."]})
+        # The campaign's members decide, as a service would: a Django error (400, same shape).
+        raise DjangoValidationError({"owner": ["Ce joueur n'est pas membre de la campagne."]})
     return membership.user
 
 
@@ -364,7 +401,7 @@ def _row_save(
 
 
 @doc("GET", "characters_skills_list", responses={200: s.SkillOut(many=True)})
-@doc("POST", "characters_skills_create", request=s.SkillIn, responses=WRITE_RESPONSES)
+@doc("POST", "characters_skills_create", request=s.SkillCreateIn, responses=WRITE_RESPONSES)
 @endpoint(["GET", "POST"])
 def skill_list(request: Request, pk: int) -> Response:
     """GET: the sheet's skills and forgotten domains. POST: add or change one (`key`)."""
@@ -379,7 +416,7 @@ def skill_detail(request: Request, pk: int, key: str) -> Response:
 
 
 @doc("GET", "characters_languages_list", responses={200: s.LanguageOut(many=True)})
-@doc("POST", "characters_languages_create", request=s.LanguageIn, responses=WRITE_RESPONSES)
+@doc("POST", "characters_languages_create", request=s.LanguageCreateIn, responses=WRITE_RESPONSES)
 @endpoint(["GET", "POST"])
 def language_list(request: Request, pk: int) -> Response:
     return _row_list(LANGUAGES, request, pk)
@@ -418,6 +455,88 @@ def entries(request: Request, pk: int, relation: str) -> Response:
     )
 
 
+# --- damage, rest and care (§3, §4, §8): the pages' actions, versioned like any sheet write ---
+
+
+def _action(request: Request, pk: int, body: type[serializers.Serializer], run) -> Response:
+    """POST: `run(character, data, version)` on the sheet; answers its French notes and the
+    sheet. The body is checked by `body`, the rest by the service, as for the page's form."""
+    character = _editor(request, pk)
+    data = _validated(body, request)
+    return _write(request, pk, data, lambda version: run(character, data, version), notes=True)
+
+
+@doc("POST", "characters_damage", request=s.DamageIn, responses=ACTION_RESPONSES)
+@endpoint(["POST"])
+def damage(request: Request, pk: int) -> Response:
+    """Deal `amount` damage to a gauge, ephemeral points first, `scars` of it serious (§3); a
+    Vitalité brought to 0 gives Agonie and péril (§8)."""
+    return _action(
+        request,
+        pk,
+        s.DamageIn,
+        lambda character, data, version: condition.character_damage(
+            character=character,
+            gauge=data["gauge"],
+            amount=data["amount"],
+            scars=data["scars"],
+            by=request.user,
+            version=version,
+        ),
+    )
+
+
+@doc("POST", "characters_rest", request=s.RestIn, responses=ACTION_RESPONSES)
+@endpoint(["POST"])
+def rest(request: Request, pk: int) -> Response:
+    """Take a rest of `rank` (§4): every gauge restored by the rules, Résilience back after a
+    rest without scars or wounds, a full rest clears Aggravation and Descente (§7, §8)."""
+    return _action(
+        request,
+        pk,
+        s.RestIn,
+        lambda character, data, version: condition.character_rest(
+            character=character,
+            rank=data["rank"],
+            rib_cage=data["rib_cage"],
+            by=request.user,
+            version=version,
+        ),
+    )
+
+
+@doc("POST", "characters_heal", request=s.HealIn, responses=ACTION_RESPONSES)
+@endpoint(["POST"])
+def heal(request: Request, pk: int) -> Response:
+    """Restore `points` to a gauge (care, a healing spell's result), never above its maximum."""
+    return _action(
+        request,
+        pk,
+        s.HealIn,
+        lambda character, data, version: condition.character_heal(
+            character=character,
+            gauge=data["gauge"],
+            points=data["points"],
+            by=request.user,
+            version=version,
+        ),
+    )
+
+
+@doc("POST", "characters_stabilise", request=s.StabiliseIn, responses=ACTION_RESPONSES)
+@endpoint(["POST"])
+def stabilise(request: Request, pk: int) -> Response:
+    """Stabilise a gauge after care (§3, §8): it leaves péril."""
+    return _action(
+        request,
+        pk,
+        s.StabiliseIn,
+        lambda character, data, version: condition.character_stabilise(
+            character=character, gauge=data["gauge"], by=request.user, version=version
+        ),
+    )
+
+
 # --- export and import ----------------------------------------------------------------------
 
 
@@ -437,24 +556,23 @@ def character_export(request: Request, pk: int) -> Response:
 @doc(
     "POST",
     "characters_import",
-    request=OpenApiTypes.OBJECT,
+    request=s.CharacterImportIn,
     responses={201: s.CharacterOut},
     parameters=[],
 )
 @endpoint(["POST"])
-def character_import(request: Request, campaign_pk: int) -> Response:
+def character_import(request: Request, campaign_id: int) -> Response:
     """A new character of yours in this campaign from an exported sheet."""
-    if campaign_pk > ID_MAX:
+    if campaign_id > ID_MAX:
         raise Http404  # larger than any row id: the database would refuse the number itself
-    campaign = campaign_get_for_member(user=request.user, pk=campaign_pk)
+    campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
     owner = _owner(request, campaign)
     payload = _body(request).get("character", request.data)
     if not isinstance(payload, dict):
         raise exceptions.ValidationError({"character": ["La fiche exportée est un objet JSON."]})
-    try:
-        character = creation.character_import(
+    return _created(
+        request,
+        lambda: creation.character_import(
             campaign=campaign, owner=owner, by=request.user, data=dict(payload)
-        )
-    except DjangoValidationError as error:
-        raise _django_errors(error) from error
-    return _detail(request, character.pk, status_code=201)
+        ),
+    )

@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Species
+from characters.condition import POINTS_MAX
 from characters.fields import SheetField
 from characters.services import COMPENDIUM_MODELS
 from rules import reference
@@ -127,13 +128,15 @@ class OddsForm(forms.Form):
         return {name: field.initial for name, field in self.fields.items()}
 
 
+# The four actions' forms; the API's DamageIn, RestIn, HealIn and StabiliseIn read the same
+# choices and bounds, and both call the services in `characters.condition`, which decide the rest.
 class DamageForm(forms.Form):
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
-    amount = forms.IntegerField(label=_("Dégâts"), min_value=1, max_value=10_000)
+    amount = forms.IntegerField(label=_("Dégâts"), min_value=1, max_value=POINTS_MAX)
     scars = forms.IntegerField(
         label=_("dont blessures graves (cicatrices)"),
         min_value=0,
-        max_value=10_000,
+        max_value=POINTS_MAX,
         initial=0,
         required=False,
     )
@@ -148,7 +151,7 @@ class RestForm(forms.Form):
 
 class HealForm(forms.Form):
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
-    points = forms.IntegerField(label=_("Points rendus"), min_value=1, max_value=10_000)
+    points = forms.IntegerField(label=_("Points rendus"), min_value=1, max_value=POINTS_MAX)
 
 
 class StabiliseForm(forms.Form):

@@ -4,8 +4,11 @@ its derived values (from `rules`). Input and output are kept apart; services dec
 from rest_framework import serializers
 
 from characters import sheet
+from characters.condition import POINTS_MAX
 from characters.fields import SHEET_FIELDS
+from characters.forms import GAUGE_CHOICES, REST_CHOICES
 from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
+from common.api_fields import BooleanField, TextField
 from rules import reference
 
 
@@ -18,17 +21,21 @@ def _input_field(spec) -> serializers.Field:
     if spec.kind == "int":
         return serializers.IntegerField(min_value=spec.low, max_value=spec.high, required=False)
     if spec.kind == "bool":
-        return serializers.BooleanField(required=False)
+        return BooleanField(required=False)
     if spec.kind == "choice":
         return serializers.ChoiceField(choices=spec.choices, required=False)
     if spec.kind == "species":
         return serializers.IntegerField(allow_null=True, required=False)
-    return serializers.CharField(max_length=spec.high, allow_blank=True, required=False)
+    return TextField(max_length=spec.high, allow_blank=True, required=False)
+
+
+LANGUAGE_KEYS = [lang.key for lang in reference.LANGUAGES]
 
 
 class CharacterPatchIn(serializers.Serializer):
     """PATCH: any editable fields, plus the version they were read at (or an If-Match header)."""
 
+    requires_a_field_besides = ("version",)  # the schema says so (a PATCH of nothing is a 400)
     version = _version_field()
 
     def get_fields(self):
@@ -48,13 +55,19 @@ class SkillOut(serializers.ModelSerializer):
 
 
 class SkillIn(serializers.Serializer):
-    key = serializers.CharField(max_length=120, required=False)
+    key = TextField(max_length=120, required=False)
     kind = serializers.ChoiceField(choices=["skill", "forgotten_domain"], default="skill")
     level = serializers.IntegerField(min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX)
     expertises = serializers.ListField(
-        child=serializers.CharField(max_length=120), required=False, max_length=50
+        child=TextField(max_length=120), required=False, max_length=50
     )
     version = _version_field()
+
+
+class SkillCreateIn(SkillIn):
+    """POST: the same, naming the skill in `key` (the URL names it for PUT)."""
+
+    key = TextField(max_length=120)
 
 
 class LanguageOut(serializers.ModelSerializer):
@@ -71,12 +84,20 @@ class LanguageIn(serializers.Serializer):
         choices=[lang.key for lang in reference.LANGUAGES], required=False
     )
     level = serializers.IntegerField(min_value=0, max_value=10)
-    writing = serializers.BooleanField(default=False)
+    writing = BooleanField(default=False)
     version = _version_field()
 
 
+class LanguageCreateIn(LanguageIn):
+    """POST: the same, naming the language in `key` (the URL names it for PUT)."""
+
+    key = serializers.ChoiceField(choices=[lang.key for lang in reference.LANGUAGES])
+
+
 class EntriesIn(serializers.Serializer):
-    ids = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=200)
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), max_length=200
+    )
     version = _version_field()
 
 
@@ -145,6 +166,44 @@ class CharacterOut(serializers.ModelSerializer):
         return data
 
 
+# --- damage, rest and care: the page forms' choices and bounds; the services decide the rest ---
+
+
+class DamageIn(serializers.Serializer):
+    gauge = serializers.ChoiceField(choices=GAUGE_CHOICES)
+    amount = serializers.IntegerField(min_value=1, max_value=POINTS_MAX)
+    scars = serializers.IntegerField(
+        min_value=0, max_value=POINTS_MAX, default=0, help_text="Dont blessures graves."
+    )
+    version = _version_field()
+
+
+class RestIn(serializers.Serializer):
+    rank = serializers.ChoiceField(choices=REST_CHOICES)
+    rib_cage = serializers.BooleanField(
+        default=False, help_text="Cage thoracique blessée : Vitalité et Énergie un cran plus dur."
+    )
+    version = _version_field()
+
+
+class HealIn(serializers.Serializer):
+    gauge = serializers.ChoiceField(choices=GAUGE_CHOICES)
+    points = serializers.IntegerField(min_value=1, max_value=POINTS_MAX)
+    version = _version_field()
+
+
+class StabiliseIn(serializers.Serializer):
+    gauge = serializers.ChoiceField(choices=GAUGE_CHOICES)
+    version = _version_field()
+
+
+class CharacterActionOut(serializers.Serializer):
+    """What an action did, in French, and the sheet after it."""
+
+    notes = serializers.ListField(child=serializers.CharField())
+    character = CharacterOut()
+
+
 class ChangeOut(serializers.ModelSerializer):
     by = serializers.CharField(source="by.get_username", default=None)
 
@@ -156,10 +215,18 @@ class ChangeOut(serializers.ModelSerializer):
 class CreationIn(serializers.Serializer):
     """A new character: the same data the creation wizard sends, checked by the same rules."""
 
-    name = serializers.CharField(max_length=120)
+    campaign = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="La campagne.")
+    owner = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        required=False,
+        allow_null=True,
+        help_text="Le joueur à qui il sera (le Conteur seul choisit un autre que lui-même).",
+    )
+    name = TextField(max_length=120)
     species = serializers.IntegerField(allow_null=True, required=False)
-    lineage = serializers.CharField(max_length=120, allow_blank=True, required=False)
-    notes = serializers.CharField(max_length=20_000, allow_blank=True, required=False)
+    lineage = TextField(max_length=120, allow_blank=True, required=False)
+    notes = TextField(max_length=20_000, allow_blank=True, required=False)
     characteristics = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=20), required=False
     )
@@ -201,3 +268,60 @@ def _level_entry(value: dict, keys) -> dict:
     if "writing" in keys:
         entry["writing"] = bool(value.get("writing"))
     return entry
+
+
+# --- a sheet's export, as the import takes it back ----------------------------------------
+
+
+class ExportedSkillIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["skill", "forgotten_domain"], default="skill")
+    key = serializers.CharField(max_length=120)
+    level = serializers.IntegerField(min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX)
+    expertises = serializers.ListField(
+        child=serializers.CharField(max_length=120), required=False, max_length=50
+    )
+
+
+class ExportedLanguageIn(serializers.Serializer):
+    key = serializers.ChoiceField(choices=[lang.key for lang in reference.LANGUAGES])
+    level = serializers.IntegerField(min_value=0, max_value=10)
+    writing = BooleanField(default=False)
+
+
+class CharacterExportIn(serializers.Serializer):
+    """A sheet as the export writes it: stored values, rows, and entries and species by name."""
+
+    format = serializers.ChoiceField(choices=["altherion.character/1"])
+    premices = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=45), required=False
+    )
+    skills = ExportedSkillIn(many=True, required=False)
+    languages = ExportedLanguageIn(many=True, required=False)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, spec in SHEET_FIELDS.items():
+            if name == "species":
+                fields[name] = serializers.CharField(
+                    max_length=120, allow_null=True, required=False, help_text="Son nom."
+                )
+            else:
+                fields[name] = _input_field(spec)
+        for relation in ("classes", "branches", "abilities", "assets", "flaws"):
+            fields[relation] = serializers.ListField(
+                child=serializers.CharField(max_length=120), required=False, help_text="Par nom."
+            )
+        return fields
+
+
+class CharacterImportIn(serializers.Serializer):
+    """The import's body: an exported sheet, and whose character it will be."""
+
+    character = CharacterExportIn()
+    owner = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        required=False,
+        allow_null=True,
+        help_text="Le joueur à qui il sera (le Conteur seul choisit un autre que lui-même).",
+    )

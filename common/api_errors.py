@@ -21,6 +21,13 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import set_rollback
 
+from common.api_schema import (
+    RETRY_AFTER_HEADER,
+    TRANSPORT_ERRORS,
+    blank_text_constraint,
+    request_field_constraints,
+)
+
 NON_FIELD = "non_field_errors"
 # The scheme a client should use; sessions need no announcement (the browser has the cookie).
 AUTHENTICATE_HEADER = "Token"
@@ -179,6 +186,7 @@ ERROR_DESCRIPTIONS = {
     "404": "Introuvable, ou hors des campagnes dont vous êtes membre.",
     "422": "Clé d'idempotence déjà utilisée pour une autre requête : envoyez une nouvelle clé.",
     "429": "Trop de requêtes : attendez le nombre de secondes de l'en-tête `Retry-After`.",
+    **TRANSPORT_ERRORS,
 }
 
 
@@ -186,8 +194,51 @@ class ApiSchema(AutoSchema):
     """The schema of a view with `input_serializer_class` and `output_serializer_class`.
 
     Requests are documented with the input serializer and responses with the output one; every
-    operation also lists the error responses this API can give, in the handler's shape.
+    operation also lists the error responses this API can give, in the handler's shape. An
+    operation's description is the view's `api_descriptions[method]` (docstrings are for the
+    code's readers and may name its internals); request fields carry the checks DRF makes.
     """
+
+    def get_description(self) -> str:
+        descriptions = getattr(self.view, "api_descriptions", None) or {}
+        return descriptions.get(self.method) or super().get_description()
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "request":
+            request_field_constraints(field, schema)
+        return schema
+
+    def _map_basic_serializer(self, serializer, direction):
+        # A body that must change something: at least one field besides those named.
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request":
+            for name, field in serializer.fields.items():
+                if name in schema.get("properties", {}):
+                    blank_text_constraint(field, schema["properties"][name])
+        besides = getattr(serializer, "requires_a_field_besides", None)
+        if direction == "request" and besides is not None:
+            names = [name for name in schema.get("properties", {}) if name not in besides]
+            schema["anyOf"] = [{"required": [name]} for name in names]
+        # A rule between fields its `validate()` checks, said in JSON Schema (`anyOf`…).
+        extra = getattr(serializer, "request_schema_extra", None)
+        if direction == "request" and extra:
+            schema.update(extra)
+        return schema
+
+    def _get_parameters(self):
+        # An optional query parameter sent empty (`?name=`) is read as absent everywhere here:
+        # django-filter's filters, DRF's pagination and serializers, the views' own helpers —
+        # but for a list, whose empty item is an item.
+        parameters = super()._get_parameters()
+        for parameter in parameters:
+            if (
+                parameter.get("in") == "query"
+                and not parameter.get("required")
+                and parameter.get("schema", {}).get("type") != "array"
+            ):
+                parameter["allowEmptyValue"] = True
+        return parameters
 
     def get_request_serializer(self):
         serializer = getattr(self.view, "input_serializer_class", None)
@@ -224,8 +275,14 @@ class ApiSchema(AutoSchema):
             or getattr(self.view, "validates_query", False)
         ):
             codes.append("400")
+        codes += ["405", "414", "503"]
+        if self.method in ("POST", "PUT", "PATCH"):
+            codes += ["413", "415"]
         for code in sorted(codes):
             if code not in responses:
                 responses[code] = self._get_response_for_code(ApiErrorSerializer, code)
                 responses[code]["description"] = ERROR_DESCRIPTIONS[code]
-        return responses
+        for code in ("429", "503"):
+            if code in responses:
+                responses[code].setdefault("headers", {})["Retry-After"] = RETRY_AFTER_HEADER
+        return dict(sorted(responses.items()))

@@ -23,6 +23,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from campaigns.api_filters import BoolFilter
 from campaigns.models import Arc, Notification
 from campaigns.policy import campaign_get_for_member, require_storyteller
 from characters.models import Character
@@ -180,6 +181,14 @@ class ArcExperienceBase(InCampaign):
 
 
 class ArcExperience(ArcExperienceBase):
+    api_descriptions = {
+        "GET": "The arc's end-of-arc checklist (a default one until confirmed), each character's "
+        "award preview, and the award job's status, progress and summary.",
+        "POST": "Close the arc with this checklist and pay the awards in the background (202). "
+        "Posting again answers the same job: an arc is paid once (correct it with the "
+        "correction action).",
+    }
+
     """GET: the arc's checklist (a default one until confirmed), each character's award preview,
     and the award job's status, progress and summary. POST: close the arc with this checklist
     and pay the awards in the background (202). Posting again returns the same job: an arc is
@@ -333,6 +342,11 @@ class Trainings(OfTrainings, generics.ListCreateAPIView):
     POST: queue one in the open ellipse; its XP is reserved now and charged when it finishes."""
 
     input_serializer_class = s.TrainingIn
+    api_descriptions = {
+        "GET": "The character's trainings with their timers (members read them, as on the page).",
+        "POST": "Queue a training in the open ellipse; its XP is reserved now and charged when it "
+        "finishes.",
+    }
 
     def create(self, request: Request, *args, **kwargs) -> Response:
         data = self.validated()
@@ -381,6 +395,11 @@ class EllipseList(InCampaign, generics.ListCreateAPIView):
     in-game days (its kind follows, §11), with an optional real-world deadline."""
 
     api_tag = "Ellipses"
+    api_descriptions = {
+        "GET": "The campaign's ellipses, latest first.",
+        "POST": "Open an ellipse of `length_days` in-game days (the Conteur); its kind follows "
+        "(§11), with an optional real-world deadline.",
+    }
     queryset = Ellipse.objects.none()
     input_serializer_class = s.EllipseIn
     output_serializer_class = s.EllipseOut
@@ -479,7 +498,7 @@ class EllipseXpTrainer(OfEllipse):
 
 
 class NotificationFilter(django_filters.FilterSet):
-    unread = django_filters.BooleanFilter(
+    unread = BoolFilter(
         field_name="read_at", lookup_expr="isnull", label="Seulement les non lues (true)."
     )
 

@@ -19,6 +19,7 @@ from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Greatest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from campaigns import services as campaign_services
 from campaigns.models import Arc, ArcCloses, ArcStatus, Membership, Notification, Role
@@ -308,7 +309,12 @@ def _notify_storyteller(arc: Arc, *, key: str, paid_to: int) -> None:
         campaign_id=arc.campaign_id,
         kind="award_done",
         key=f"{key}:done",
-        text=f"Expérience de l'arc « {arc.title} » versée à {paid_to} personnage(s).",
+        text=ngettext(
+            "Expérience de l'arc « %(title)s » versée à %(n)d personnage.",
+            "Expérience de l'arc « %(title)s » versée à %(n)d personnages.",
+            paid_to,
+        )
+        % {"title": arc.title, "n": paid_to},
         link=reverse("progression:arc_experience", args=[arc.campaign_id, arc.pk]),
     )
     Notification.objects.bulk_create([notification], ignore_conflicts=True)

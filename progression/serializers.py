@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from campaigns.serializers import MomentField
 from characters.models import NAME_LENGTH
+from common.api_fields import BooleanField, TextField, UniqueListField
 from progression.models import (
     EllipseKind,
     EllipseStatus,
@@ -104,7 +105,7 @@ def _unique(values: list) -> list:
 
 
 def _choices(field_class, **kwargs) -> serializers.ListField:
-    return serializers.ListField(child=field_class(), max_length=50, validators=[_unique], **kwargs)
+    return UniqueListField(child=field_class(), max_length=50, validators=[_unique], **kwargs)
 
 
 # --- the arc's experience checklist ----------------------------------------------------------
@@ -134,8 +135,8 @@ class CharacterTicksIn(serializers.Serializer):
     opposition_level = serializers.IntegerField(
         min_value=0, max_value=SMALL_MAX, required=False, allow_null=True, default=None
     )
-    more_combative_enemy = serializers.BooleanField(required=False, default=False)
-    nearly_died = serializers.BooleanField(required=False, default=False)
+    more_combative_enemy = BooleanField(required=False, default=False)
+    nearly_died = BooleanField(required=False, default=False)
     means = _choices(MeansField, required=False, default=list)
 
 
@@ -299,6 +300,20 @@ class ImprovementOut(serializers.Serializer):
     reasons = serializers.ListField(child=serializers.CharField())
 
 
+def _compendium_target_schema(kinds) -> dict:
+    """`_compendium_target` in JSON Schema: a kind of the compendium names its entry by id."""
+    compendium_kind = "^(" + "|".join(sorted(COMPENDIUM_KINDS & set(kinds))) + ")$"
+    return {
+        "anyOf": [
+            {"properties": {"kind": {"not": {"pattern": compendium_kind}}}},
+            {
+                "properties": {"target": {"type": "string", "pattern": "^[1-9][0-9]{0,17}$"}},
+                "required": ["target"],
+            },
+        ]
+    }
+
+
 def _compendium_target(data: dict) -> dict:
     """A class, branch or ability is named by its compendium id: refuse what is not even a row
     id (the services look it up within the campaign)."""
@@ -313,15 +328,16 @@ def _compendium_target(data: dict) -> dict:
 
 
 class SpendIn(serializers.Serializer):
+    request_schema_extra = _compendium_target_schema(SpendKindField().choices)
     kind = SpendKindField()
-    target = serializers.CharField(
+    target = TextField(
         max_length=NAME_LENGTH,
         required=False,
         default="",
         allow_blank=True,
         help_text="La caractéristique, la compétence, le domaine ou l'id de l'aptitude.",
     )
-    detail = serializers.CharField(
+    detail = TextField(
         max_length=NAME_LENGTH,
         required=False,
         default="",
@@ -329,7 +345,7 @@ class SpendIn(serializers.Serializer):
         help_text="Le nom d'une spécialité.",
     )
     mode = SpendModeField()
-    key = serializers.CharField(
+    key = TextField(
         max_length=KEY_LENGTH,
         help_text="Clé d'idempotence : la même dépense envoyée deux fois n'est payée qu'une fois.",
     )
@@ -342,13 +358,10 @@ class SpendIn(serializers.Serializer):
 
 
 class TrainingIn(serializers.Serializer):
+    request_schema_extra = _compendium_target_schema(TrainingKindField().choices)
     kind = TrainingKindField()
-    target = serializers.CharField(
-        max_length=NAME_LENGTH, required=False, default="", allow_blank=True
-    )
-    detail = serializers.CharField(
-        max_length=NAME_LENGTH, required=False, default="", allow_blank=True
-    )
+    target = TextField(max_length=NAME_LENGTH, required=False, default="", allow_blank=True)
+    detail = TextField(max_length=NAME_LENGTH, required=False, default="", allow_blank=True)
     trainer = TrainerKindField(required=False, default="alone")
 
     def validate(self, data: dict) -> dict:
@@ -356,7 +369,7 @@ class TrainingIn(serializers.Serializer):
 
 
 class TrainerConfirmIn(serializers.Serializer):
-    confirmed = serializers.BooleanField(
+    confirmed = BooleanField(
         required=False, default=True, help_text="false : le joueur s'entraîne seul."
     )
 
@@ -408,7 +421,7 @@ class EllipseIn(serializers.Serializer):
 
 class AdvanceIn(serializers.Serializer):
     days = serializers.IntegerField(min_value=1, max_value=DAYS_MAX)
-    key = serializers.CharField(
+    key = TextField(
         max_length=KEY_LENGTH,
         required=False,
         help_text="Clé d'idempotence : la même avance envoyée deux fois ne s'applique qu'une fois.",
@@ -416,7 +429,7 @@ class AdvanceIn(serializers.Serializer):
 
 
 class CloseIn(serializers.Serializer):
-    key = serializers.CharField(max_length=KEY_LENGTH, required=False)
+    key = TextField(max_length=KEY_LENGTH, required=False)
 
 
 class XpTrainerIn(serializers.Serializer):

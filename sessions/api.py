@@ -23,6 +23,7 @@ from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
+from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
@@ -41,6 +42,22 @@ class RollCursor(CursorPagination):
     page_size = 50
     max_page_size = 200
     page_size_query_param = "page_size"
+
+    def get_page_size(self, request):
+        # DRF falls back to the default on `?page_size=abc`: refuse it, as the schema says.
+        value = request.query_params.get(self.page_size_query_param)
+        if value not in (None, "") and not (value.isascii() and value.isdigit() and value != "0"):
+            raise exceptions.ValidationError(
+                {"page_size": ["Indiquez un nombre entier positif de jets par page."]}
+            )
+        return super().get_page_size(request)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1}
+        return parameters
 
 
 class TableView(generics.GenericAPIView):
@@ -77,6 +94,13 @@ class RollList(TableView, generics.ListAPIView):
     `Idempotency-Key` header) with the same request returns the roll already made (200) instead
     of a new one (201); with another request it is refused (422): a new roll needs a new key."""
 
+    api_descriptions = {
+        "GET": "Rolls you may see, newest first, cursor-paginated (`?character=`, `?arc=`).",
+        "POST": "Roll a check on the server, paid for atomically (Moral, Impact). The same "
+        "`Idempotency-Key` header (or `idempotency_key` field) with the same request answers the "
+        "roll already made (200) instead of a new one (201); with another request it is refused "
+        "(422): a new roll needs a new key.",
+    }
     queryset = Roll.objects.none()
     input_serializer_class = s.RollIn
     pagination_class = RollCursor
@@ -84,8 +108,8 @@ class RollList(TableView, generics.ListAPIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("character", int, description="Un personnage."),
-            OpenApiParameter("arc", int, description="Un arc."),
+            OpenApiParameter("character", ROW_ID_PARAMETER, description="Un personnage."),
+            OpenApiParameter("arc", ROW_ID_PARAMETER, description="Un arc."),
         ]
     )
     def get(self, request: Request, *args, **kwargs) -> Response:
@@ -104,11 +128,12 @@ class RollList(TableView, generics.ListAPIView):
         return rolls
 
     @extend_schema(
+        parameters=[IDEMPOTENCY_KEY],
         responses={
             201: s.RollOut,
             200: s.RollOut,
             422: OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["422"]),
-        }
+        },
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         serializer = s.RollIn(data=request.data)
@@ -185,8 +210,10 @@ class TableLog(TableView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("after", int, description="Le curseur de la réponse précédente."),
-            OpenApiParameter("character", int, description="Un personnage."),
+            OpenApiParameter(
+                "after", ROW_ID_PARAMETER, description="Le curseur de la réponse précédente."
+            ),
+            OpenApiParameter("character", ROW_ID_PARAMETER, description="Un personnage."),
         ]
     )
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -339,6 +366,10 @@ class PlaySessionList(CampaignScopedList):
     """The campaign's play sessions, latest first; filter by arc or by dates."""
 
     api_tag = "Séances"
+    api_descriptions = {
+        "GET": "The campaign's play sessions, latest first; filter by arc or by dates.",
+        "POST": "Schedule a play session (the Conteur), in an arc or not.",
+    }
     queryset = PlaySession.objects.none()
     input_serializer_class = s.PlaySessionIn
     output_serializer_class = s.PlaySessionOut
@@ -350,6 +381,11 @@ class PlaySessionList(CampaignScopedList):
 
 class PlaySessionDetail(CampaignScopedDetail):
     api_tag = "Séances"
+    api_descriptions = {
+        "GET": "A play session with its journal (Markdown).",
+        "PATCH": "Change a play session or its journal (the Conteur): only the fields sent.",
+        "DELETE": "Delete a play session (the Conteur).",
+    }
     queryset = PlaySession.objects.none()
     input_serializer_class = s.PlaySessionIn
     output_serializer_class = s.PlaySessionOut

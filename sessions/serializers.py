@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from campaigns.models import Arc
 from campaigns.serializers import MomentField, RowIdField, _name, _scoped_to_campaign, _text
+from common.api_fields import BooleanField, TextField
 from sessions import checks, consequences, morale
 from sessions.checks import RollRequest
 from sessions.models import PlaySession, Visibility
@@ -37,29 +38,29 @@ class CheckIn(serializers.Serializer):
     )
     characteristic = serializers.ChoiceField(choices=list(checks.CHARACTERISTIC_KEYS))
     skills = serializers.ListField(
-        child=serializers.CharField(max_length=120), required=False, default=list, max_length=10
+        child=TextField(max_length=120), required=False, default=list, max_length=10
     )
     complexity = _small()
     difficulty = _small(200)
-    expertise = serializers.BooleanField(default=False)
+    expertise = BooleanField(default=False)
     boon = _small(help_text="Dés de surpuissance de la situation.")
     bane = _small(help_text="Dés d'impuissance de la situation (blessures, membre…).")
     impact = _small(help_text="Points d'Impact dépensés, un dé de surpuissance chacun.")
     hope = _small(10, help_text="Points d'espoir dépensés pour +1 chacun.")
     hope_source = SourceField(default=morale.PERSONAL)
-    cancel_critical_failure = serializers.BooleanField(default=False)
-    substitute = serializers.BooleanField(default=False)
+    cancel_critical_failure = BooleanField(default=False)
+    substitute = BooleanField(default=False)
     despair_source = SourceField(default=morale.PERSONAL)
-    narrow_success = serializers.BooleanField(default=False)
-    fury = serializers.BooleanField(default=False)
-    fortune_fate = serializers.BooleanField(default=False)
+    narrow_success = BooleanField(default=False)
+    fury = BooleanField(default=False)
+    fortune_fate = BooleanField(default=False)
     characteristic_value = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=50, default=None
     )
     skill_level = serializers.IntegerField(
         required=False, allow_null=True, min_value=0, max_value=10, default=None
     )
-    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    label = TextField(max_length=120, required=False, allow_blank=True, default="")
     injuries = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
         required=False,
@@ -79,7 +80,7 @@ class CheckIn(serializers.Serializer):
 
 class RollIn(CheckIn):
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
-    idempotency_key = serializers.CharField(
+    idempotency_key = TextField(
         max_length=64,
         required=False,
         help_text="Une clé par jet voulu : la renvoyer (ou l'en-tête Idempotency-Key) rend le "

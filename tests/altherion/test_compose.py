@@ -224,6 +224,13 @@ def test_the_web_service_is_healthy_over_http_and_redirects_everything_else(
         proxied = http_get(
             port, "/accounts/login/", Host="localhost", **{"X-Forwarded-Proto": "https"}
         )
+        # A request line over gunicorn's own default (4094) reaches Django: the API's JSON 414.
+        too_long = http_get(
+            port,
+            "/api/campaigns/?q=" + "x" * 5000,
+            Host="localhost",
+            **{"X-Forwarded-Proto": "https", "Accept": "application/json"},
+        )
 
     assert web_check == 0, (tmp_path / "gunicorn.log").read_text()
     assert proxy_check == 0, (tmp_path / "gunicorn.log").read_text()
@@ -234,6 +241,8 @@ def test_the_web_service_is_healthy_over_http_and_redirects_everything_else(
     assert proxied.status == 200
     assert "max-age=31536000" in proxied.getheader("Strict-Transport-Security")
     assert "Secure" in proxied.getheader("Set-Cookie")
+    assert too_long.status == 414
+    assert "application/json" in too_long.getheader("Content-Type")
 
 
 @pytest.mark.services

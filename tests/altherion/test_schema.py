@@ -137,3 +137,117 @@ def test_swagger_ui_is_served_from_local_static_files(client):
         if asset.startswith("/static/"):
             assert finders.find(asset.removeprefix("/static/")), f"{asset} is missing"
     assert "https://" not in html and "http://" not in html
+
+
+# --- the schema says what the server enforces (issue 12 §10) ----------------------------------
+
+METHODS = ("get", "post", "put", "patch", "delete")
+# What only the code's readers should see: a call, a module's function, a private name.
+INTERNAL_NAME = re.compile(
+    r"\w\(\)|\b(services|selectors|creation|awards|ellipses|trainings|self|kwargs)\.|\b_[a-z]\w*"
+)
+
+
+def operations(schema):
+    for path, items in schema["paths"].items():
+        for method, operation in items.items():
+            if method in METHODS:
+                yield path, method, operation
+
+
+def test_every_operation_is_described_without_naming_the_code(schema):
+    for path, method, operation in operations(schema):
+        description = operation.get("description", "")
+        assert description.strip(), (method, path)
+        assert not INTERNAL_NAME.search(description), (method, path, description)
+
+
+def test_one_name_for_the_campaign_everywhere(schema):
+    names = set()
+    for path in schema["paths"]:
+        names.update(re.findall(r"campaigns/\{(\w+)\}", path))
+    assert names == {"campaign_id"}
+
+
+def _header(operation, name):
+    return next(
+        (p for p in operation.get("parameters", []) if p["in"] == "header" and p["name"] == name),
+        None,
+    )
+
+
+def test_the_version_and_idempotency_headers_are_declared(schema):
+    paths = schema["paths"]
+    sheet = paths["/api/characters/{id}/"]
+    assert "ETag" in sheet["get"]["responses"]["200"]["headers"]
+    patch = sheet["patch"]
+    assert not _header(patch, "If-Match").get("required")  # the `version` field may say it
+    assert {"409", "412", "428"} <= set(patch["responses"])
+    assert "412" in patch["description"] and "409" in patch["description"]
+    for code in ("200", "409", "412"):
+        assert "ETag" in patch["responses"][code]["headers"], code
+    # A body-less write has only the header to say which version it read: without it, 428.
+    removal = paths["/api/characters/{id}/skills/{key}/"]["delete"]
+    assert _header(removal, "If-Match")["required"] is True
+    roll = paths["/api/campaigns/{campaign_id}/rolls/"]["post"]
+    assert _header(roll, "Idempotency-Key") is not None
+    assert "422" in roll["responses"]
+    for path, method, operation in operations(schema):
+        assert "Retry-After" in operation["responses"]["429"]["headers"], (method, path)
+        assert "Retry-After" in operation["responses"]["503"]["headers"], (method, path)
+
+
+def test_refusals_before_any_view_are_documented(schema):
+    for path, method, operation in operations(schema):
+        codes = set(operation["responses"])
+        assert {"405", "414", "429", "503"} <= codes, (method, path)
+        if "requestBody" in operation:
+            assert {"413", "415"} <= codes, (method, path)
+
+
+def test_request_shapes_carry_the_checks_the_server_makes(schema):
+    components = schema["components"]["schemas"]
+    name = components["CampaignIn"]["properties"]["name"]
+    assert name["minLength"] == 1 and "pattern" in name  # blank (or only spaces) is refused
+    creation = components["CreationIn"]
+    assert {"campaign", "name"} <= set(creation["required"])
+    assert components["GroupChecklistIn"]["properties"]["balance"]["uniqueItems"] is True
+    scheduled = components["PlaySessionIn"]["properties"]["scheduled_at"]
+    assert scheduled["pattern"] == "^20[0-9]{2}-"  # the years the server takes
+    body = schema["paths"]["/api/campaigns/{campaign_id}/characters/import/"]["post"]
+    ref = body["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    imported = components[ref.rsplit("/", 1)[1]]
+    assert "character" in imported["required"]
+    sessions = schema["paths"]["/api/campaigns/{campaign_id}/sessions/"]["get"]
+    arc = next(p for p in sessions["parameters"] if p["name"] == "arc")
+    assert arc["schema"]["minimum"] == 1 and arc["allowEmptyValue"] is True
+
+
+def _json_error(response, status):
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["detail"].strip() and body["errors"] == {}
+    return body
+
+
+def test_a_method_the_route_lacks_is_405_in_json(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("lea"))
+    response = client.put("/api/campaigns/", {}, content_type="application/json")
+    body = _json_error(response, 405)
+    assert "PUT" in body["detail"]
+    assert "POST" in response["Allow"]
+
+
+def test_a_body_not_in_json_is_415_in_json(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("lea"))
+    response = client.post("/api/campaigns/", "name=Brumes", content_type="text/plain")
+    _json_error(response, 415)
+
+
+def test_a_request_line_too_long_is_414_in_json(client):
+    from common.request_line import MAX_REQUEST_TARGET
+
+    response = client.get("/api/campaigns/", {"name": "x" * MAX_REQUEST_TARGET})
+    _json_error(response, 414)
+    assert client.get("/accounts/login/?next=" + "x" * MAX_REQUEST_TARGET).status_code == 414

@@ -1,6 +1,9 @@
 """The character API: same services, same checks as the pages; conflicts as 409 or 412."""
 
+from contextlib import contextmanager
+
 import pytest
+from django.db import OperationalError, connection, transaction
 from rest_framework.test import APIClient
 
 from characters.models import Character, CharacterChange, CharacterSkill
@@ -255,3 +258,115 @@ def test_the_same_change_sent_again_after_a_lost_answer_is_200_not_412(
     api.force_authenticate(storyteller)
     theirs = api.patch(detail(character), {"fortune": 2}, format="json", HTTP_IF_MATCH='"1"')
     assert theirs.status_code == 412  # the same value, but someone else's change
+
+
+# --- issue 12 §8: a write that committed is never answered with an error ---------------------
+
+
+@contextmanager
+def database_gone_after_the_first_commit():
+    """From the commit of the first transaction that writes, every query fails as if the
+    database had just restarted: an answer still to be read after the commit would fail."""
+    state = {"armed": False, "gone": False}
+
+    def execute(run, sql, params, many, context):
+        if state["gone"]:
+            raise OperationalError("server closed the connection unexpectedly")
+        writes = sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        if writes and not state["armed"] and connection.in_atomic_block:
+            state["armed"] = True
+            transaction.on_commit(lambda: state.update(gone=True))
+        return run(sql, params, many, context)
+
+    with connection.execute_wrapper(execute):
+        yield state
+
+
+SHEET_WRITES = [
+    ("patch", "characters/{pk}/", {"strength": 8}, lambda d: d["strength"] == 8),
+    ("post", "characters/{pk}/skills/", {"key": "tir", "level": 2}, lambda d: d["version"] == 2),
+    ("delete", "characters/{pk}/skills/sport/", {}, lambda d: len(d["skills"]) == 1),
+    ("put", "characters/{pk}/languages/central/", {"level": 3}, lambda d: len(d["languages"]) == 2),
+    (
+        "put",
+        "characters/{pk}/entries/assets/",
+        "asset",
+        lambda d: d["assets"][0]["name"] == "Riche",
+    ),
+    (
+        "post",
+        "characters/{pk}/damage/",
+        {"gauge": "vitality", "amount": 7},
+        lambda d: d["character"]["vitality_current"] == 8,
+    ),
+    (
+        "post",
+        "characters/{pk}/rest/",
+        {"rank": "quick"},
+        lambda d: d["character"]["energy_current"] > 5,
+    ),
+    (
+        "post",
+        "characters/{pk}/heal/",
+        {"gauge": "energy", "points": 3},
+        lambda d: d["character"]["energy_current"] == 8,
+    ),
+    (
+        "post",
+        "characters/{pk}/stabilise/",
+        {"gauge": "confidence"},
+        lambda d: d["notes"] == ["Confiance stabilisée."],
+    ),
+    ("post", "characters/", "creation", lambda d: d["name"] == "Aelis" and d["version"] == 1),
+    ("post", "campaigns/{campaign}/characters/import/", "export", lambda d: d["version"] == 1),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("method", "path", "body", "answered"),
+    SHEET_WRITES,
+    ids=[f"{method} {path}" for method, path, *_ in SHEET_WRITES],
+)
+def test_a_committed_write_is_answered_200_even_if_the_database_goes_away_after_the_commit(
+    player, campaign, character, compendium, creation_data, method, path, body, answered
+):
+    """Issue 12 §8: a PATCH whose change committed was answered 500 (the database restarted
+    between the commit and the answer's read). Every sheet write reads and serializes its
+    answer inside its transaction: after the commit, nothing can fail."""
+    type(character).objects.filter(pk=character.pk).update(energy_current=5, confidence_peril=True)
+    api = APIClient(raise_request_exception=False)
+    api.force_authenticate(player)
+    if body == "export":
+        body = api.get(f"/api/characters/{character.pk}/export/").json()
+    elif body == "creation":
+        body = {**creation_data, "campaign": campaign.pk}
+    elif body == "asset":
+        body = {"ids": [compendium["asset"].pk]}
+    url = "/api/" + path.format(pk=character.pk, campaign=campaign.pk)
+    with database_gone_after_the_first_commit() as state:
+        response = getattr(api, method)(url, body, format="json", HTTP_IF_MATCH='"1"')
+    assert state["gone"], "the write never committed"
+    assert response.status_code in (200, 201), response.content
+    assert answered(response.json()), response.json()
+    created = response.status_code == 201
+    saved = type(character).objects.get(pk=response.json().get("id", character.pk))
+    assert response["ETag"] == f'"{saved.version}"' and saved.version == (1 if created else 2)
+
+
+@pytest.mark.parametrize("header", ["", "   ", "2", '"+1"', '"1", "2"', 'W/"x"'])
+def test_an_if_match_that_is_no_version_tag_is_400_even_with_a_version_field(
+    api, player, character, header
+):
+    """The schema documents If-Match as `"<version>"`: a header sent blank or otherwise is
+    refused, not read as absent (the body's `version` does not rescue it)."""
+    api.force_authenticate(player)
+    response = api.patch(
+        detail(character), {"karma": 1, "version": 1}, format="json", HTTP_IF_MATCH=header
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"]["If-Match"] == [
+        'En-tête If-Match invalide : attendu "<version>".'
+    ]
+    character.refresh_from_db()
+    assert character.version == 1

@@ -1,49 +1,58 @@
 """Schemathesis fuzzes the whole API on a live server, as a player and as the Conteur.
 
 The schema is the one `/api/schema/` serves (drf-spectacular, generated in-process). Every
-operation gets a bounded number of generated requests — valid and invalid bodies, queries and
-path parameters — sent over HTTP to pytest-django's live server, on a freshly seeded campaign
-(a Conteur, two players with a sheet each, the example compendium, an arc, sessions, an open
-ellipse with a training, rolls and an injury). Path parameters mostly point at those seeded
+operation gets a bounded number of generated requests — valid and invalid bodies, queries,
+headers and path parameters — sent over HTTP to pytest-django's live server, on a freshly seeded
+campaign (a Conteur, two players with a sheet each, the example compendium, an arc, sessions, an
+open ellipse with a training, rolls and an injury). Path parameters mostly point at those seeded
 objects, so the fuzzer reaches the code behind the 404s.
 
-Each response must: not be a 5xx, have a status code, content type, headers and body that the
-schema documents, and — for a 4xx — carry a non-empty French `detail` sentence (and French
-per-field messages). A failure shows the request as a reproducible `curl` command.
+Every check schemathesis has is on, so the schema must say what the server enforces: a request
+the schema allows is accepted (`positive_data_acceptance`), one it forbids is refused
+(`negative_data_rejection`), and each response has a status code, content type, headers and body
+that the schema documents; a 4xx carries a non-empty French `detail` sentence (and French
+per-field messages). The only refusals of schema-valid requests let through are the ones that
+depend on the campaign's state, which no schema can know (see `refused_by_the_state`). A second
+test runs the stateful phase: chains of calls linked by the ids one answer gives the next.
+A failure shows the request as a reproducible `curl` command.
 
 Bounded so CI stays within minutes: a fixed seed (derandomized), MAX_EXAMPLES generated cases
-per operation without shrinking, and a budget on the coverage phase's boundary cases. About
-3.5 minutes on SQLite, 6 on PostgreSQL (two cores). To reproduce one operation:
+per operation without shrinking, a budget on the coverage phase's boundary cases, and a few short
+scenarios for the stateful phase. About 5 minutes on SQLite, 7 on PostgreSQL (two cores). To
+reproduce one operation:
 `FUZZ_PATHS='sessions/$' FUZZ_METHODS=POST pytest tests/hardening/test_schemathesis.py`.
 """
 
+import contextlib
 import os
 import re
 import uuid
 from datetime import timedelta
 
+import hypothesis
 import pytest
 import schemathesis
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.test import Client
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
-from hypothesis import strategies as st
+from rest_framework import exceptions
 from rest_framework.authtoken.models import Token
+from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
-from schemathesis.checks import not_a_server_error
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import TestPhase
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
+from schemathesis.specs.openapi.checks import missing_required_header, positive_data_acceptance
+
+from common.api_errors import exception_handler
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # A few minutes on two cores for the whole pass (both personas, every operation).
 MAX_EXAMPLES = 10
+# The stateful phase, per persona: short scenarios of linked calls (about 30 s in all).
+STATEFUL_SCENARIOS = 12
+STATEFUL_STEPS = 6
 # The coverage phase derives cases from every field's bounds (hundreds for a 50-field body): run
 # the first COVERAGE_BUDGET, then only a kind of case (scenario × parameter) not yet sent, up to
 # COVERAGE_MAX.
@@ -215,16 +224,7 @@ def _seeded_parameters(path: str, parameters: dict) -> dict:
     return result
 
 
-@schema.hook
-def flatmap_path_parameters(context, path_parameters):
-    # Nine requests in ten aim at the seeded objects; the others keep the fuzzer's ids.
-    path = context.operation.path
-    return st.integers(0, 9).map(
-        lambda n: path_parameters if n == 0 else _seeded_parameters(path, path_parameters)
-    )
-
-
-SENT: dict[str, object] = {"count": 0, "kinds": set()}
+SENT: dict[str, object] = {"count": 0, "kinds": set(), "aimed": 0}
 
 
 def _within_budget(case) -> bool:
@@ -240,14 +240,40 @@ def _within_budget(case) -> bool:
 
 
 def _aim_at_seeded_objects(case) -> None:
-    """The coverage phase's cases bypass the hook above and name object 0: point them at the
-    seeded objects too, except those whose subject is a path parameter itself."""
+    """Point the path parameters at the seeded objects — nine cases in ten, the others keep the
+    fuzzer's ids — unless the case's subject is a path parameter itself: a negative path (an id
+    out of range, a string) or the coverage phase's boundary case of one."""
     meta = case.meta
-    if meta is None or meta.phase.name != TestPhase.COVERAGE:
+    if meta is not None and meta.is_negative_at(ParameterLocation.PATH):
         return
-    if meta.phase.data.parameter_location == ParameterLocation.PATH:
-        return
+    if meta is not None and meta.phase.name == TestPhase.COVERAGE:
+        if meta.phase.data.parameter_location == ParameterLocation.PATH:
+            return
+    else:
+        SENT["aimed"] += 1
+        if SENT["aimed"] % 10 == 0:
+            return
     case.path_parameters.update(_seeded_parameters(case.operation.path, case.path_parameters))
+
+
+def _send_the_version_read(case) -> None:
+    """A sheet write says which version it was read at, with If-Match or a `version` field, and
+    neither is 428 — the one rule OpenAPI cannot state (a header or a body field, either one). A
+    schema-valid case that sends neither sends what a client would: the sheet's current ETag."""
+    meta = case.meta
+    if meta is None or meta.generation.mode.is_negative:
+        return
+    names = {p.name.lower() for p in case.operation.iter_parameters()}
+    if "if-match" not in names or (case.headers or {}).get("If-Match"):
+        return
+    if isinstance(case.body, dict) and case.body.get("version") is not None:
+        return
+    from characters.models import Character
+
+    pk = case.path_parameters.get("id")
+    character = Character.objects.filter(pk=pk).first() if isinstance(pk, int) else None
+    if character is not None:
+        case.headers = {**(case.headers or {}), "If-Match": f'"{character.version}"'}
 
 
 # --- checks -----------------------------------------------------------------------------------
@@ -280,14 +306,78 @@ def client_errors_explain_themselves_in_french(ctx, response, case):
     return True
 
 
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
+# The origin of each refusal, by the `X-Fuzz-Case` header of its request (filled by the server's
+# exception handler, which runs in this process: see `seeded`).
+REFUSALS: dict[str, str] = {}
+
+# A refusal whose every reason is one of these is about what exists, not about the request's
+# shape: an id that names no row of the campaign (DRF's related fields say so with a 400).
+STATE_CODES = {"does_not_exist"}
+
+
+def _origin(exc) -> str:
+    """ "state" for a refusal by the game's rules or the campaign's state, "shape" otherwise."""
+    if isinstance(exc, DjangoValidationError) or isinstance(exc.__cause__, DjangoValidationError):
+        return "state"  # raised by a service or a view's lookup: the rules of play decide
+    if isinstance(exc, exceptions.ValidationError):
+        codes = exc.get_codes()
+
+        def flat(value):
+            if isinstance(value, dict):
+                return [c for v in value.values() for c in flat(v)]
+            if isinstance(value, list):
+                return [c for v in value for c in flat(v)]
+            return [value]
+
+        if set(flat(codes)) <= STATE_CODES:
+            return "state"
+    return "shape"
+
+
+def _recording_exception_handler(exc, context):
+    request = context.get("request")
+    key = request.headers.get("X-Fuzz-Case") if request is not None else None
+    if key:
+        REFUSALS[key] = _origin(exc)
+    return exception_handler(exc, context)
+
+
+def refused_by_the_state(case, response) -> bool:
+    """Whether a 400 refused a schema-valid request for the campaign's state or the game's
+    rules, which no schema can know: not enough XP to spend, an ellipse already open, an injury
+    already healed, a version of the sheet not reached yet, a skill or a name the campaign's
+    compendium does not have, an id of no row. Services and the views' lookups raise Django's
+    ValidationError for those (STYLE §8: serializers check shape, services decide what is
+    allowed); a refusal by a serializer's shape check is the schema's fault, and still fails."""
+    key = response.request.headers.get("X-Fuzz-Case")
+    return response.status_code == 400 and REFUSALS.get(key) == "state"
+
+
+def schema_valid_requests_are_accepted(ctx, response, case):
+    """`positive_data_acceptance`, except for the refusals `refused_by_the_state` explains, and a
+    412: a sheet write on a version someone changed since — the version a client sends is the
+    one it read, which the schema cannot know (a 409, the same conflict with a `version` field,
+    is already expected by the check)."""
+    if response.status_code == 412 or refused_by_the_state(case, response):
+        return None
+    return positive_data_acceptance(ctx, response, case)
+
+
+def required_headers_are_required(ctx, response, case):
+    """`missing_required_header`, where a sheet write without If-Match gets 428 Precondition
+    Required, the status RFC 6585 made for exactly that."""
+    if response.status_code == 428:
+        return None
+    return missing_required_header(ctx, response, case)
+
+
+# Every built-in check (the defaults), with the two above in place of the ones they wrap.
+ADDITIONAL_CHECKS = [
     client_errors_explain_themselves_in_french,
+    schema_valid_requests_are_accepted,
+    required_headers_are_required,
 ]
+EXCLUDED_CHECKS = [positive_data_acceptance, missing_required_header]
 
 
 # --- the pass ---------------------------------------------------------------------------------
@@ -301,9 +391,11 @@ def seeded(live_server, settings, monkeypatch):
     rates = {"user": "100000/min", "anon": "100000/min"}
     monkeypatch.setattr(UserRateThrottle, "THROTTLE_RATES", rates)
     monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", rates)
+    monkeypatch.setattr(api_settings, "EXCEPTION_HANDLER", _recording_exception_handler)
+    REFUSALS.clear()
     SEEDED.clear()
     SEEDED.update(_seed())
-    SENT.update(count=0, kinds=set())
+    SENT.update(count=0, kinds=set(), aimed=0)
     yield SEEDED
     SEEDED.clear()
 
@@ -318,13 +410,89 @@ def test_the_api_survives_the_fuzzer(case, seeded, live_server):
     if not _within_budget(case):
         return
     _aim_at_seeded_objects(case)
+    _send_the_version_read(case)
     for persona in PERSONAS:
-        token = seeded["tokens"][persona]
-        response = case.call(base_url=live_server.url, headers={"Authorization": f"Token {token}"})
-        if os.environ.get("FUZZ_DEBUG"):
-            print("FUZZ", persona, case.method, response.request.url, response.status_code)
-        try:
-            case.validate_response(response, checks=CHECKS)
-        except Exception as error:
-            error.add_note(f"(sent as the {persona})")
-            raise
+        _call_and_check(case, persona, live_server.url)
+
+
+def _call_and_check(case, persona: str, base_url: str, recorder=None):
+    headers = {
+        "Authorization": f"Token {SEEDED['tokens'][persona]}",
+        "X-Fuzz-Case": uuid.uuid4().hex,
+    }
+    response = case.call(base_url=base_url, headers=headers)
+    if os.environ.get("FUZZ_DEBUG"):
+        print("FUZZ", persona, case.method, response.request.url, response.status_code)
+    try:
+        case.validate_response(
+            response,
+            additional_checks=ADDITIONAL_CHECKS,
+            excluded_checks=EXCLUDED_CHECKS,
+            headers=headers,
+            transport_kwargs={"base_url": base_url, "headers": headers},
+            recorder=recorder,
+        )
+    except BaseException as error:  # schemathesis's FailureGroup is a BaseExceptionGroup
+        error.add_note(f"(sent as the {persona})")
+        raise
+    return response
+
+
+# --- the stateful phase -----------------------------------------------------------------------
+
+
+def _ids_in(value, found: set) -> None:
+    """Every integer an answer holds under a key naming an id (`id`, `character`, `arc_id`…)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, int) and not isinstance(item, bool) and key != "version":
+                found.add(item)
+            _ids_in(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _ids_in(item, found)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_linked_calls_survive_the_fuzzer(persona, seeded, live_server):
+    """Scenarios of calls chained by the links schemathesis infers from the schema (an id one
+    answer gives is a path parameter of the next: create a session, then read, change and delete
+    it), every check on. Ids the fuzzer made up point at the seeded objects, ids an earlier answer
+    gave are kept."""
+    base = schema.as_state_machine()
+
+    class Scenario(base):
+        def setup(self):
+            self.seen: set[int] = set()
+
+        def before_call(self, case):
+            aimed = _seeded_parameters(case.operation.path, case.path_parameters or {})
+            for name, value in (case.path_parameters or {}).items():
+                if value not in self.seen and not (
+                    case.meta is not None and case.meta.is_negative_at(ParameterLocation.PATH)
+                ):
+                    case.path_parameters[name] = aimed[name]
+            _send_the_version_read(case)
+
+        def call(self, case, **kwargs):
+            return _call_and_check(case, persona, live_server.url, recorder=self.recorder)
+
+        def after_call(self, response, case):
+            super().after_call(response, case)
+            with contextlib.suppress(ValueError):  # an answer without a body
+                _ids_in(response.json(), self.seen)
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            pass  # checked in `call`, with the headers it sent
+
+    Scenario.run(
+        settings=hypothesis.settings(
+            max_examples=STATEFUL_SCENARIOS,
+            stateful_step_count=STATEFUL_STEPS,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            phases=[hypothesis.Phase.generate],
+            suppress_health_check=list(hypothesis.HealthCheck),
+        )
+    )
