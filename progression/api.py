@@ -186,7 +186,7 @@ class ArcExperience(ArcExperienceBase):
         "award preview, and the award job's status, progress and summary.",
         "POST": "Close the arc with this checklist and pay the awards in the background (202). "
         "Posting again answers the same job: an arc is paid once (correct it with the "
-        "correction action).",
+        "correction action). Each character appears once in `characters` (400 otherwise).",
     }
 
     """GET: the arc's checklist (a default one until confirmed), each character's award preview,

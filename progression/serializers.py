@@ -149,7 +149,9 @@ class ChecklistIn(serializers.Serializer):
     def validate_characters(self, value: list[dict]) -> list[dict]:
         ids = [row["character"] for row in value]
         if len(set(ids)) != len(ids):
-            raise serializers.ValidationError("Chaque personnage ne figure qu'une fois.")
+            raise serializers.ValidationError(
+                "Chaque personnage ne figure qu'une fois.", code="beyond_schema"
+            )
         return value
 
 

@@ -130,7 +130,8 @@ class EncounterCombatants(CombatView):
         "POST": "Add combatants (the Conteur): characters, copies of a stat block (numbered: "
         "Brigand 1…4) or a quick NPC. The same `Idempotency-Key` again answers those already "
         "added (200) instead of adding more (201). In a running fight they roll initiative at "
-        "once and act from the next round.",
+        "once and act from the next round. Send exactly one of `characters`, `stat_block` "
+        "(with `count`) or `name` (400 otherwise).",
     }
     input_serializer_class = s.CombatantsIn
 

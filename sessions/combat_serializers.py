@@ -139,7 +139,8 @@ class CombatantsIn(serializers.Serializer):
         sources = [k for k in ("characters", "stat_block", "name") if data.get(k)]
         if len(sources) != 1:
             raise serializers.ValidationError(
-                "Envoyez soit `characters`, soit `stat_block` (et `count`), soit `name`."
+                "Envoyez soit `characters`, soit `stat_block` (et `count`), soit `name`.",
+                code="beyond_schema",
             )
         return data
 

@@ -312,7 +312,11 @@ REFUSALS: dict[str, str] = {}
 
 # A refusal whose every reason is one of these is about what exists, not about the request's
 # shape: an id that names no row of the campaign (DRF's related fields say so with a 400).
-STATE_CODES = {"does_not_exist"}
+# "beyond_schema" marks the two shape rules OpenAPI 3.0 cannot state, documented in the
+# operations' descriptions instead: a checklist's characters unique by their `character` key
+# (uniqueItems compares whole objects), and exactly one of `characters`, `stat_block` or `name`
+# when combatants join a fight (the fields are each optional).
+STATE_CODES = {"does_not_exist", "beyond_schema"}
 
 
 def _origin(exc) -> str:
