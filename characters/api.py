@@ -1,9 +1,10 @@
 """The character REST API: the same selectors, services and version checks as the pages.
 
-Every sheet carries a version, sent as the `ETag` of its detail. A write says which version it was
-read at, with `If-Match: "<version>"` or a `version` field; a stale write of a field someone else
-changed in the meantime is refused — 412 (If-Match) or 409 (version field) — with the current
-sheet, the field's current value and who changed it. Writes of different fields both succeed.
+Every sheet carries a version, sent in the `ETag` of its detail (`"<version>.<fingerprint>"`, the
+fingerprint naming what else the representation shows: characters/api_cache.py). A write says
+which version it was read at, with that tag (or `"<version>"`) in If-Match, or a `version` field;
+a stale write of a field someone else changed in the meantime is refused — 412 (If-Match) or 409
+(version field) — with the current sheet, the field's current value and who changed it. Writes of different fields both succeed.
 
 A write's answer is read and serialized inside its transaction: once the write commits, nothing
 is left to do that could fail and answer an error for a change that was saved (issue 12 §8).
@@ -36,12 +37,12 @@ from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters import condition, creation, selectors, services
+from characters import api_cache, condition, creation, selectors, services
 from characters import serializers as s
 from characters.api_docs import IF_MATCH, IF_MATCH_REQUIRED, description
 from characters.models import SkillKind
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
-from common.api_schema import ROW_ID_PARAMETER, VERSION_TAG, etag
+from common.api_schema import IF_NONE_MATCH, ROW_ID_PARAMETER, VERSION_TAG, etag, tag_version
 from common.parsers import JSONParser
 
 PRECONDITION_REQUIRED = 428
@@ -68,6 +69,7 @@ WRITE_RESPONSES = {
     ),
 }
 ACTION_RESPONSES = {**WRITE_RESPONSES, 200: s.CharacterActionOut}
+NOT_MODIFIED = "La fiche n'a pas changé depuis l'ETag envoyé en If-None-Match."
 BAD_FILTER = OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["400"])
 
 
@@ -149,11 +151,27 @@ def _editor(request: Request, pk: int):
 
 
 def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | None = None):
+    """The sheet as this viewer sees it, read now (a write's answer: never from the cache)."""
     character = _viewer(request, pk)
     data = s.CharacterOut(character).data
     body = {**(extra or {}), "character": data} if extra else data
     response = Response(body, status=status_code)
-    response["ETag"] = f'"{character.version}"'
+    response["ETag"] = api_cache.character_tag(character)
+    return response
+
+
+def _cached_detail(request: Request, pk: int) -> Response:
+    """GET: 304 when the client holds this representation, else the body serialized once per
+    representation (characters/api_cache.py); one query when cached."""
+    probe = selectors.sheet_probe(user=request.user, pk=pk)
+    tag = api_cache.probe_tag(probe)
+    if api_cache.not_modified(request, tag):
+        response = Response(status=status.HTTP_304_NOT_MODIFIED)
+    else:
+        response = Response(
+            api_cache.detail_body(pk, tag, lambda: dict(s.CharacterOut(_viewer(request, pk)).data))
+        )
+    response["ETag"] = tag
     return response
 
 
@@ -163,9 +181,13 @@ def _version(request: Request, data: dict) -> tuple[int, bool]:
     if header is not None:  # sent, even empty: it must be the version tag the schema documents
         if re.fullmatch(VERSION_TAG, header.strip()) is None:
             raise exceptions.ValidationError(
-                {"If-Match": ['En-tête If-Match invalide : attendu "<version>".']}
+                {
+                    "If-Match": [
+                        'En-tête If-Match invalide : attendu l\'ETag de la fiche ou "<version>".'
+                    ]
+                }
             )
-        return int(header.strip().removeprefix("W/").strip('"')), True
+        return tag_version(header), True
     if data.get("version") is None:
         raise _PreconditionRequired()
     return data["version"], False
@@ -269,15 +291,21 @@ def _owner(request: Request, campaign):
     return membership.user
 
 
-@doc("GET", "characters_retrieve", responses={200: s.CharacterOut})
+@doc(
+    "GET",
+    "characters_retrieve",
+    responses={200: s.CharacterOut, 304: OpenApiResponse(description=NOT_MODIFIED)},
+    parameters=[IF_NONE_MATCH],
+)
 @doc("PATCH", "characters_partial_update", request=s.CharacterPatchIn, responses=WRITE_RESPONSES)
 @doc("DELETE", "characters_destroy", responses={204: None}, parameters=[])
 @endpoint(["GET", "PATCH", "DELETE"])
 def character_detail(request: Request, pk: int) -> Response:
-    """GET: the whole sheet with its derived values (ETag = version). PATCH: change fields, with
-    If-Match or `version`. DELETE: the owner or the Conteur removes the character."""
+    """GET: the whole sheet with its derived values (304 on a matching If-None-Match). PATCH:
+    change fields, with If-Match or `version`. DELETE: the owner or the Conteur removes the
+    character."""
     if request.method == "GET":
-        return _detail(request, pk)
+        return _cached_detail(request, pk)
     character = _editor(request, pk)
     if request.method == "DELETE":
         services.character_delete(character=character)

@@ -7,16 +7,16 @@ IF_MATCH = if_match(required=False)  # a write with a body may say its version i
 IF_MATCH_REQUIRED = if_match(required=True)  # a body-less write has only the header
 
 VERSIONED_WRITE = (
-    'Say which version of the sheet you read: `If-Match: "<version>"` (the sheet\'s `ETag`) or '
-    "the body's `version`. If someone else changed a field you write since that version, the "
-    "write is refused with the current sheet, that field's value and who changed it: 412 when "
-    "you sent If-Match, 409 when you sent `version`. Neither: 428. A version the sheet has not "
-    "reached yet: 400."
+    "Say which version of the sheet you read: `If-Match` with the sheet's `ETag` "
+    '(`"<version>.<fingerprint>"`, or just `"<version>"`) or the body\'s `version`. If someone '
+    "else changed a field you write since that version, the write is refused with the current "
+    "sheet, that field's value and who changed it: 412 when you sent If-Match, 409 when you sent "
+    "`version`. Neither: 428. A version the sheet has not reached yet: 400."
 )
 ROW_REMOVAL = (
-    'Say which version of the sheet you read with `If-Match: "<version>"` (the sheet\'s '
-    "`ETag`; 428 without it). If someone else changed this row since, 412 with the current "
-    "sheet, the row's value and who changed it."
+    "Say which version of the sheet you read with `If-Match` (the sheet's `ETag`, or "
+    '`"<version>"`; 428 without it). If someone else changed this row since, 412 with the '
+    "current sheet, the row's value and who changed it."
 )
 
 DESCRIPTIONS = {
@@ -25,8 +25,9 @@ DESCRIPTIONS = {
     "characters_create": "Create a character in the campaign `campaign`, within its creation "
     "budget and by the creation wizard's rules; the Conteur may make it a player's (`owner`). "
     "Answers the sheet, its version in the `ETag` header.",
-    "characters_retrieve": "The whole sheet with its derived values; the `ETag` header is its "
-    "version.",
+    "characters_retrieve": "The whole sheet with its derived values; the `ETag` header names "
+    'this representation (`"<version>.<fingerprint>"`): send it back in `If-None-Match` for '
+    "a 304 while nothing it shows has changed, or in `If-Match` to write.",
     "characters_partial_update": "Change fields of the sheet (private notes: their player and "
     "the Conteur).",
     "characters_destroy": "Delete the character: its player or the Conteur.",

@@ -8,8 +8,15 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
-# A version as the sheet's ETag carries it: "12" (a weak W/"12" is read the same).
-VERSION_TAG = r'^(W/)?"[0-9]{1,18}"$'
+# A version as the sheet's ETag carries it: "12.<what else the representation shows>", or just
+# "12" (a weak W/"12" is read the same). A write compares the version only.
+VERSION_TAG = r'^(W/)?"[0-9]{1,18}(\.[0-9a-f]{1,32})?"$'
+
+
+def tag_version(tag: str) -> int:
+    """The version a tag matching VERSION_TAG carries."""
+    return int(tag.strip().removeprefix("W/").strip('"').partition(".")[0])
+
 
 # What Python's str.strip() removes (DRF trims text fields before refusing a blank one): \s and,
 # beyond ECMAScript's \s, U+001C–U+001F and U+0085. NUL is refused by DRF's text fields too.
@@ -21,7 +28,8 @@ NO_NUL = r"^[^\u0000]*$"
 def if_match(*, required: bool) -> OpenApiParameter:
     """The `If-Match` header of a versioned sheet write."""
     description = (
-        "La version lue, \"<version>\" (l'ETag du détail de la fiche). Une écriture d'un champ "
+        'La version lue : l\'ETag du détail de la fiche ("<version>.<empreinte>"), ou '
+        '"<version>". Une écriture d\'un champ '
         "modifié depuis par quelqu'un d'autre est refusée en 412 avec la fiche à jour."
     )
     if not required:
@@ -40,6 +48,13 @@ def if_match(*, required: bool) -> OpenApiParameter:
     )
 
 
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    {"type": "string", "maxLength": 1000},
+    OpenApiParameter.HEADER,
+    description="L'ETag de la fiche déjà lue : 304 sans corps si rien n'a changé depuis.",
+)
+
 # An id in a query string, read as digits (0 names no row: an empty answer).
 ROW_ID_PARAMETER = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
 
@@ -56,7 +71,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 # Response headers, as `headers` objects of a response.
 ETAG_HEADER = {
-    "description": 'La version de la fiche renvoyée, "<version>" : à renvoyer en If-Match.',
+    "description": (
+        'La fiche renvoyée, "<version>.<empreinte>" : à renvoyer en If-Match pour écrire, en '
+        "If-None-Match pour relire (304 si rien de ce qu'elle montre n'a changé)."
+    ),
     "schema": {"type": "string", "pattern": VERSION_TAG},
 }
 RETRY_AFTER_HEADER = {

@@ -34,6 +34,7 @@ from pathlib import Path
 import pytest
 
 from altherion.demo import DEMO_PASSWORD
+from common.api_schema import tag_version
 from tests.conftest import service_missing
 
 pytestmark = pytest.mark.services
@@ -497,7 +498,7 @@ class Load:
                 if not write.retry.ok:
                     self.problems.append(f"{write}: retry {write.retry.text()[:300]}")
                     return
-            version = int((write.retry or write.answer).headers["ETag"].strip('"'))
+            version = tag_version((write.retry or write.answer).headers["ETag"])
             time.sleep(WRITE_PACE)
 
     def _patch(self, path: str, field_name: str, value: int, version: int) -> Answer:
@@ -527,7 +528,7 @@ def load_on(app: App) -> Iterator[Load]:
     would, a campaign page, /healthz) for the `with` block; all joined afterwards."""
     sheet = app.api("GET", f"/api/characters/{app.character}/")
     assert sheet.status == 200, sheet
-    version = int(sheet.headers["ETag"].strip('"'))
+    version = tag_version(sheet.headers["ETag"])
     load = Load(app)
     browser_accept = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
     targets = [(load.writer, (name, version, sheet.json()[name])) for name in WRITE_FIELDS] + [
