@@ -34,7 +34,7 @@ from campaigns.policy import (
 from common.htmx import HtmxHttpRequest
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import combat_selectors, selectors, services
+from sessions import combat_selectors, row_cache, selectors, services
 from sessions.checks import check_prepare
 from sessions.consequences import consequences_available
 from sessions.forms import ConsequenceForm, MoraleForm, PlaySessionForm, RollForm, fresh_key
@@ -162,6 +162,7 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
             data={**form.initial, **_form_defaults(form)},
             injuries=injuries,
         )
+    group = list(selectors.player_characters(campaign))
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
@@ -169,13 +170,15 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
         "table_url": _table_url(campaign, play_session),
         "form": form,
         "characters": characters,
-        "group": list(selectors.player_characters(campaign)),
+        "group": group,
         "events": events,
+        "rows": _rows(request, events, campaign, group),
         "cursor": events[0].pk if events and before is None else 0,
         "before": before,
         "older": events[-1].pk if len(events) == selectors.LOG_PAGE else None,
         "character_filter": character_filter,
         "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+        "own_event": _newest_own_roll(events, request.user) if before is None else None,
         **_odds_context(odds_form, characters),
         **combat_selectors.tracker_context(campaign, request.user),
     }
@@ -183,6 +186,25 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     if request.htmx and before is not None:
         template += "#older"
     return render(request, template, context)
+
+
+def _rows(request, events: list[TableEvent], campaign: Campaign, group: list):
+    """The log rows, each rendered once per view of it (sessions/row_cache.py)."""
+    return row_cache.rows_html(
+        request, events, campaign=campaign, storyteller=is_storyteller(campaign), group=group
+    )
+
+
+def _newest_own_roll(events: list[TableEvent], user) -> TableEvent | None:
+    """The newest roll this user made among the rows shown, for the result under « Lancer »."""
+    return next(
+        (
+            e
+            for e in events
+            if e.kind == TableEventKind.ROLL and e.roll_id is not None and e.actor_id == user.pk
+        ),
+        None,
+    )
 
 
 def _form_defaults(form: RollForm) -> dict:
@@ -306,15 +328,9 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         response = HttpResponse(status=204)
         response["X-Table-Cursor"] = str(after)
         return response
-    context = {
-        "events": decorate(events, campaign),
-        "campaign": campaign,
-        "is_storyteller": is_storyteller(campaign),
-        "group": list(selectors.player_characters(campaign))
-        if any(e.available for e in events)
-        else [],
-    }
-    response = render(request, "sessions/_rows.html", context)
+    events = decorate(events, campaign)
+    group = list(selectors.player_characters(campaign)) if any(e.available for e in events) else []
+    response = HttpResponse(_rows(request, events, campaign, group))
     response["X-Table-Cursor"] = str(events[0].pk)
     if selectors.has_morale_event(events):
         response = trigger_client_event(response, MORALE_CHANGED)

@@ -1,6 +1,9 @@
-"""Small filters of the table page: percentages, labels of the rules' keys, loops."""
+"""Small filters of the table page: percentages, labels of the rules' keys, loops, and the
+short sentence a screen reader hears for a row of the log."""
 
 from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules import reference
 from sessions.checks import characteristic_label as _characteristic_label
@@ -61,3 +64,40 @@ def times(count: int) -> range:
 @register.filter
 def signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+@register.filter
+def roll_sentence(event) -> str:
+    """What a row of the log says in one breath, « Aelis : 12 contre 6, réussite »: the row's
+    announcement, and the result under « Lancer ». Other events already are a sentence."""
+    roll = getattr(event, "roll", None)
+    if event.kind != "roll" or roll is None:
+        return event.summary
+    who = event.character.name if event.character_id else (roll.label or _("PNJ"))
+    if event.visibility != "public":
+        who = _("%(who)s (secret)") % {"who": who}
+    breakdown = roll.breakdown or {}
+    outcome = str(breakdown.get("outcome_label") or roll.outcome).lower()
+    if breakdown.get("narrow_success"):
+        outcome = _("%(outcome)s de justesse") % {"outcome": outcome}
+    sentence = _("%(who)s : %(total)s contre %(target)s, %(outcome)s") % {
+        "who": who,
+        "total": roll.total,
+        "target": roll.target,
+        "outcome": outcome,
+    }
+    return sentence + (_(", Zone !") if roll.zone else "")
+
+
+@register.filter
+def pool_text(panel) -> str:
+    """The Moral pool's pips in words, for the gauge's text alternative."""
+    room = ngettext("%(n)s place libre", "%(n)s places libres", panel.room) % {"n": panel.room}
+    return _(
+        "Moral du groupe : %(hope)s espoir, %(despair)s désespoir, %(room)s sur %(capacity)s"
+    ) % {
+        "hope": panel.hope,
+        "despair": panel.despair,
+        "room": room,
+        "capacity": panel.capacity,
+    }

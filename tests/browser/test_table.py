@@ -1,6 +1,7 @@
 """Two people at the table: a player's roll and the Conteur's Moral spend reach the other page
 within 2 seconds, without a reload (HTMX polling with a cursor)."""
 
+import re
 import time
 
 import pytest
@@ -98,3 +99,113 @@ def test_a_secret_roll_never_shows_on_another_players_page(
     joueur.locator("#roll-log li.secret").first.wait_for()
     time.sleep(2 * LIVE_SECONDS)  # several polls later
     assert other.locator("#roll-log li[data-event-id]").count() == 0
+
+
+# --- keyboard and screen readers (issue 16 §14, §17) ----------------------------------------
+
+SENTENCE = re.compile(
+    r"^Aelis : \d+ contre \d+, (réussite|échec)( critique)?( de justesse)?(, Zone !)?$"
+)
+ACTIVE = """() => { const a = document.activeElement;
+  return {tag: a.tagName, id: a.id, text: a.innerText || '', action: a.dataset.action || '',
+          inPanel: !!a.closest('#morale-panel'),
+          member: (a.closest('li.member') || {dataset: {}}).dataset.character || ''}; }"""
+
+
+def test_lancer_from_the_keyboard_puts_focus_on_the_result(new_page, campaign, player):
+    hero(campaign, player, "Aelis")
+    joueur = new_page()
+    log_in(joueur, "aelis")
+    joueur.goto(f"/campaigns/{campaign.pk}/table/")
+    result = joueur.locator("#roll-result")
+    assert result.is_hidden()
+    lancer = joueur.get_by_role("button", name="Lancer", exact=True)
+    for key, count in (("Enter", 1), ("Space", 2)):
+        lancer.focus()
+        joueur.keyboard.press(key)
+        joueur.locator("#roll-log li[data-kind=roll]").nth(count - 1).wait_for()
+        joueur.wait_for_function("() => document.activeElement.id === 'roll-result'")
+        active = joueur.evaluate(ACTIVE)
+        assert active["tag"] != "BODY"
+        sentence = result.locator(".roll-result-sentence").inner_text()
+        assert SENTENCE.match(sentence), sentence
+        # It is the newest roll: the same figures as the log's top row.
+        newest = joueur.locator("#roll-log li[data-kind=roll]").first
+        assert newest.get_attribute("data-announce") == sentence
+        assert sentence in active["text"]
+
+
+def test_a_moral_action_keeps_focus_on_its_button_and_says_what_moved(
+    new_page, campaign, storyteller, player
+):
+    aelis = hero(campaign, player, "Aelis")
+    MoralePool.objects.create(campaign=campaign, hope=2)
+    conteur = new_page()
+    log_in(conteur, "conteur")
+    conteur.goto(f"/campaigns/{campaign.pk}/table/")
+    status = conteur.locator("#morale-status[role=status]")
+    assert status.inner_text() == ""
+    spend = conteur.locator(f'li.member[data-character="{aelis.pk}"]').get_by_role(
+        "button", name="Dépenser 1 espoir"
+    )
+    spend.focus()
+    conteur.keyboard.press("Enter")
+    conteur.locator('[data-morale="hope"]', has_text="1").wait_for()
+    active = conteur.evaluate(ACTIVE)
+    assert active["tag"] == "BUTTON" and active["inPanel"]
+    assert active["action"] == "spend_hope" and active["member"] == str(aelis.pk)
+    conteur.wait_for_function("() => document.getElementById('morale-status').textContent !== ''")
+    assert status.text_content() == "Moral : espoir 2 → 1"
+    # Again from the same, re-rendered button: focus stays, and the status says the new step.
+    conteur.keyboard.press("Space")
+    conteur.locator('[data-morale="hope"]', has_text="0").wait_for()
+    conteur.wait_for_function(
+        "() => document.getElementById('morale-status').textContent.includes('1 → 0')"
+    )
+    assert conteur.evaluate(ACTIVE)["action"] == "spend_hope"
+    assert status.text_content() == "Moral : espoir 1 → 0"
+
+
+def test_another_players_roll_is_announced_as_a_sentence_without_its_controls(
+    new_page, campaign, storyteller, player
+):
+    hero(campaign, player, "Aelis")
+    conteur = new_page()
+    log_in(conteur, "conteur")
+    conteur.goto(f"/campaigns/{campaign.pk}/table/")
+    announcer = conteur.get_by_role("log")
+    assert announcer.count() == 1 and announcer.get_attribute("aria-live") == "polite"
+    assert announcer.inner_text() == ""
+    joueur = new_page()
+    log_in(joueur, "aelis")
+    joueur.goto(f"/campaigns/{campaign.pk}/table/")
+    for _ in range(3):  # three rolls: some of them may offer the Conteur consequences
+        joueur.get_by_role("button", name="Lancer", exact=True).click()
+        joueur.wait_for_function("() => document.activeElement.id === 'roll-result'")
+    conteur.locator("#roll-log-live p").nth(2).wait_for(timeout=LIVE_SECONDS * 2000)
+    said = [line.text_content() for line in conteur.locator("#roll-log-live p").all()]
+    assert len(said) == 3 and all(SENTENCE.match(line) for line in said), said
+    rows = conteur.locator("#roll-log li[data-kind=roll]")
+    assert sorted(said) == sorted(r.get_attribute("data-announce") for r in rows.all())
+    # Nothing of the row's buttons or breakdown is in what is said.
+    assert announcer.locator("button, select, details, input").count() == 0
+    assert "Détail du jet" not in announcer.inner_text()
+    # The roller's own page does not hear it twice: focus read it on the result.
+    assert joueur.locator("#roll-log-live p").count() == 0
+
+
+def test_a_refused_roll_puts_focus_on_what_the_form_says_is_wrong(new_page, campaign, storyteller):
+    conteur = new_page()
+    log_in(conteur, "conteur")
+    conteur.goto(f"/campaigns/{campaign.pk}/table/")
+    # No character and no characteristic value: the form comes back with its error.
+    lancer = conteur.get_by_role("button", name="Lancer", exact=True)
+    lancer.focus()
+    conteur.keyboard.press("Enter")
+    conteur.locator("#roll-form .has-error").first.wait_for()
+    conteur.wait_for_function("() => document.activeElement.closest('#roll-form') !== null")
+    active = conteur.evaluate(
+        "() => ({id: document.activeElement.id, invalid: document.activeElement.getAttribute('aria-invalid')})"
+    )
+    assert active == {"id": "id_characteristic_value", "invalid": "true"}
+    assert conteur.locator("#id_characteristic_value").is_visible()  # its fold was opened
