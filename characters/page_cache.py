@@ -27,7 +27,7 @@ QUERY_KEYS = ("edit", "characteristic", "complexity", "difficulty")
 def _release() -> str:
     """The code and templates in use: a deploy never serves a page rendered by the one before."""
     digest = hashlib.sha256()
-    for folder in ("templates", "characters", "rules"):
+    for folder in ("templates", "altherion", "campaigns", "characters", "rules", "sessions"):
         for path in sorted((Path(settings.BASE_DIR) / folder).rglob("*")):
             if path.suffix in (".html", ".py") and path.is_file():
                 stat = path.stat()
