@@ -160,21 +160,6 @@ def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | 
     return response
 
 
-def _cached_detail(request: Request, pk: int) -> Response:
-    """GET: 304 when the client holds this representation, else the body serialized once per
-    representation (characters/api_cache.py); one query when cached."""
-    probe = selectors.sheet_probe(user=request.user, pk=pk)
-    tag = api_cache.probe_tag(probe)
-    if api_cache.not_modified(request, tag):
-        response = Response(status=status.HTTP_304_NOT_MODIFIED)
-    else:
-        response = Response(
-            api_cache.detail_body(pk, tag, lambda: dict(s.CharacterOut(_viewer(request, pk)).data))
-        )
-    response["ETag"] = tag
-    return response
-
-
 def _version(request: Request, data: dict) -> tuple[int, bool]:
     """(version read, whether it came from If-Match). Without either, the write gets 428."""
     header = request.headers.get("If-Match")
@@ -305,7 +290,9 @@ def character_detail(request: Request, pk: int) -> Response:
     change fields, with If-Match or `version`. DELETE: the owner or the Conteur removes the
     character."""
     if request.method == "GET":
-        return _cached_detail(request, pk)
+        return api_cache.cached_detail(
+            request, pk, lambda: dict(s.CharacterOut(_viewer(request, pk)).data)
+        )
     character = _editor(request, pk)
     if request.method == "DELETE":
         services.character_delete(character=character)

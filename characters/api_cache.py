@@ -17,8 +17,11 @@ import hashlib
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import get_language
+from rest_framework import status
+from rest_framework.response import Response
 
 from characters.page_cache import RELEASE
+from characters.selectors import sheet_probe
 
 TIMEOUT = 24 * 3600
 
@@ -69,3 +72,16 @@ def detail_body(pk: int, tag: str, serialize) -> dict:
         body = serialize()
         cache.set(key, body, TIMEOUT)
     return body
+
+
+def cached_detail(request, pk: int, serialize) -> Response:
+    """GET: 304 when the client holds this representation, else its body from the cache (one
+    query: the probe) or `serialize()`'s."""
+    probe = sheet_probe(user=request.user, pk=pk)
+    tag = probe_tag(probe)
+    if not_modified(request, tag):
+        response = Response(status=status.HTTP_304_NOT_MODIFIED)
+    else:
+        response = Response(detail_body(pk, tag, serialize))
+    response["ETag"] = tag
+    return response
