@@ -180,6 +180,20 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Mail (password resets, invitations): SMTP when EMAIL_HOST is set, else written to the console
+# (the embedded mode, and a server not yet given a mail relay: its log shows what would be sent).
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10  # seconds: a relay that hangs must not hold a page for ever
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Altherion <noreply@localhost>")
+
 LANGUAGE_CODE = "fr"
 # The pages are French whatever the browser asks for: French is the only language offered, so
 # LocaleMiddleware always falls back to it (an English UI is one catalogue and one line away).

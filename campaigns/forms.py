@@ -40,6 +40,11 @@ class InvitationForm(forms.Form):
     max_uses = forms.IntegerField(
         label=_("Nombre d'utilisations"), min_value=1, max_value=100, initial=5
     )
+    email = forms.EmailField(
+        label=_("Envoyer le lien à (facultatif)"),
+        required=False,
+        help_text=_("L'adresse e-mail d'un joueur : le lien lui est envoyé."),
+    )
 
 
 class ArcForm(forms.ModelForm):

@@ -62,6 +62,12 @@ def membership_remove(*, membership: Membership) -> None:
 
 
 @transaction.atomic
+def campaign_delete(*, campaign: Campaign) -> None:
+    """Delete the campaign and everything in it (members, characters, rolls, arcs…)."""
+    campaign.delete()
+
+
+@transaction.atomic
 def storyteller_hand_over(*, campaign: Campaign, to: Membership) -> Membership:
     """Make `to` the Conteur; the current Conteur becomes a player. Returns the new Conteur's."""
     memberships = Membership.objects.select_for_update().filter(campaign=campaign)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from campaigns import selectors, services
 from campaigns.forms import (
@@ -38,6 +38,7 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
+from common.mail import mail_send
 
 
 def _error_message(error: ValidationError) -> str:
@@ -193,6 +194,30 @@ def _invitations_page(request, campaign, form) -> HttpResponse:
     return render(request, "campaigns/invitations.html", context)
 
 
+def _invitation_mail(request: HtmxHttpRequest, invitation, to: str) -> None:
+    """Mail the invitation's link (the one the page shows) to `to`, and say whether it left."""
+    link = request.build_absolute_uri(reverse("campaigns:join", args=[invitation.token]))
+    context = {
+        "campaign": invitation.campaign,
+        "invitation": invitation,
+        "link": link,
+        "by": request.user,
+    }
+    try:
+        mail_send(to=to, template="campaigns/mail/invitation", context=context)
+    except OSError:  # the relay refused or did not answer (smtplib's errors are OSErrors)
+        messages.error(
+            request,
+            _(
+                "Lien créé, mais l'e-mail à %(to)s n'a pas pu partir : copiez le lien et "
+                "envoyez-le vous-même."
+            )
+            % {"to": to},
+        )
+        return
+    messages.success(request, _("Lien d'invitation créé et envoyé à %(to)s.") % {"to": to})
+
+
 @explains_refusal
 @login_required
 @require_GET
@@ -210,12 +235,19 @@ def invitation_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = InvitationForm(request.POST)
     invitation = None
     if form.is_valid():
+        email = form.cleaned_data.pop("email")
         try:
             invitation = services.invitation_create(
                 campaign=campaign, by=request.user, **form.cleaned_data
             )
         except ValidationError as error:
             form.add_error(None, error)
+        if invitation is not None and email:
+            _invitation_mail(request, invitation, email)
+            # A full page, where the message says whether the mail left.
+            if request.htmx:
+                return HttpResponseClientRedirect(reverse("campaigns:invitations", args=[pk]))
+            return redirect("campaigns:invitations", pk=campaign.pk)
     if not request.htmx:
         if invitation is None:
             return _invitations_page(request, campaign, form)
