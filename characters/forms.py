@@ -1,4 +1,10 @@
-"""Forms check the shape of what is typed (types, storage bounds); rules and services decide."""
+"""Forms check the shape of what is typed (types, storage bounds); rules and services decide.
+
+Every form the sheet page shows at once has its own prefix (POST forms: the names and ids are
+prefixed, the views read them so) or its own `auto_id` (the field in edit mode and the odds
+form, whose names stay short: the in-place edit posts `value`, the odds are a bookmarkable
+query), so no two ids on the page are the same (issue 16 §16).
+"""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -53,6 +59,7 @@ class FieldForm(forms.Form):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, spec: SheetField, *args, campaign=None, **kwargs):
+        kwargs.setdefault("auto_id", f"id_%s_{spec.name}")
         super().__init__(*args, **kwargs)
         self.spec = spec
         self.fields["value"] = value_field(spec, campaign=campaign)
@@ -84,6 +91,7 @@ class SkillForm(forms.Form):
 
 
 class SkillAddForm(SkillForm):
+    prefix = "skill-add"
     skill = forms.ChoiceField(label=_("Compétence"), choices=())
     domain = forms.CharField(label=_("ou domaine oublié"), required=False, max_length=120)
 
@@ -108,6 +116,7 @@ class LanguageForm(forms.Form):
 
 
 class LanguageAddForm(LanguageForm):
+    prefix = "language-add"
     language = forms.ChoiceField(
         label=_("Langue"), choices=[(lang.key, lang.label) for lang in reference.LANGUAGES]
     )
@@ -115,6 +124,10 @@ class LanguageAddForm(LanguageForm):
 
 class OddsForm(forms.Form):
     """The check the odds column shows: a characteristic, a complexity and a difficulty."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_odds_%s")
+        super().__init__(*args, **kwargs)
 
     characteristic = forms.ChoiceField(
         label=_("Caractéristique"), choices=CHARACTERISTIC_CHOICES, initial="strength"
@@ -127,10 +140,16 @@ class OddsForm(forms.Form):
             return self.cleaned_data
         return {name: field.initial for name, field in self.fields.items()}
 
+    @property
+    def characteristic_label(self) -> str:
+        """The chosen characteristic's name, for the printed sheet's caption of the odds."""
+        return reference.LABELS[self.values()["characteristic"]]
+
 
 # The four actions' forms; the API's DamageIn, RestIn, HealIn and StabiliseIn read the same
 # choices and bounds, and both call the services in `characters.condition`, which decide the rest.
 class DamageForm(forms.Form):
+    prefix = "damage"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     amount = forms.IntegerField(label=_("Dégâts"), min_value=1, max_value=POINTS_MAX)
     scars = forms.IntegerField(
@@ -143,6 +162,7 @@ class DamageForm(forms.Form):
 
 
 class RestForm(forms.Form):
+    prefix = "rest"
     rank = forms.ChoiceField(label=_("Repos"), choices=REST_CHOICES, initial="normal")
     rib_cage = forms.BooleanField(
         label=_("Cage thoracique blessée (Vitalité et Énergie un cran plus dur)"), required=False
@@ -150,11 +170,13 @@ class RestForm(forms.Form):
 
 
 class HealForm(forms.Form):
+    prefix = "heal"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     points = forms.IntegerField(label=_("Points rendus"), min_value=1, max_value=POINTS_MAX)
 
 
 class StabiliseForm(forms.Form):
+    prefix = "stabilise"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
 
 

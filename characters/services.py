@@ -311,11 +311,14 @@ def character_update(
         new = field_value(locked, field)
         if new != old:
             diff[field] = (old, new)
+    if any(field in reference.CHARACTERISTICS for field in diff):  # §1: pools follow their row
+        for lowered in sheet.lower_pools(locked, keep=changes):
+            diff[f"{lowered.row}_points"] = (lowered.old, lowered.new)
     if not diff:
         return locked
     validate_sheet(locked)
     return character_record_changes(
-        locked, changes=diff, by=by, action=action, update_fields=list(changes)
+        locked, changes=diff, by=by, action=action, update_fields=list({**changes, **diff})
     )
 
 

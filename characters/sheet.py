@@ -184,6 +184,27 @@ def validate(character, *, skills=None, languages=None) -> None:
     raise_if(rules_sheet.play_violations(sheet))
 
 
+def lower_pools(character, *, keep=()) -> tuple[rules_sheet.PoolLowered, ...]:
+    """§1: after a characteristic fell, bring each point pool (but those in `keep`, asked for
+    explicitly) down to its row's new score, on the character; returns what was lowered."""
+    pools = {
+        row: getattr(character, f"{row}_points") for row in ref.ROWS if f"{row}_points" not in keep
+    }
+    _new, lowered = rules_sheet.pools_within_scores(characteristics(character), pools)
+    for item in lowered:
+        setattr(character, f"{item.row}_points", item.new)
+    return lowered
+
+
+def pools_lowered_messages(before, after) -> tuple[str, ...]:
+    """What the player is told when a pool came down between two states of the sheet (§1)."""
+    return tuple(
+        rules_sheet.PoolLowered(row, old, new).message
+        for row in ref.ROWS
+        if (new := getattr(after, f"{row}_points")) < (old := getattr(before, f"{row}_points"))
+    )
+
+
 def premices_unchecked(character) -> dict[str, int]:
     """The prémices as a mapping, so their violations can be listed rather than raised."""
     return {g: getattr(character, f"premice_{g}") for g in ref.GAUGES}

@@ -242,9 +242,10 @@ def character_field(request: HtmxHttpRequest, pk: int, field: str) -> HttpRespon
         raise PermissionDenied(_("Seul le Conteur peut modifier ce champ."))
     form = FieldForm(spec, request.POST, campaign=character.campaign)
     conflict = None
+    notes: tuple[str, ...] = ()
     if form.is_valid():
         try:
-            character_update_field(
+            saved = character_update_field(
                 character=character,
                 field=field,
                 value=form.cleaned_value(),
@@ -256,11 +257,17 @@ def character_field(request: HtmxHttpRequest, pk: int, field: str) -> HttpRespon
             conflict = error
         except ValidationError as error:
             add_errors(form, error, {field: "value"})
+        else:
+            if field in reference.CHARACTERISTICS:  # §1: a pool may have come down with it
+                notes = sheet.pools_lowered_messages(character, saved)
     if form.is_valid() and conflict is None:
         if not request.htmx:
-            messages.success(request, _("%(field)s enregistré.") % {"field": spec.label})
+            saved_message = _("%(field)s enregistré.") % {"field": spec.label}
+            messages.success(request, " ".join((saved_message, *notes)))
             return redirect(f"{reverse('characters:sheet', args=[pk])}#f-{field}")
-        return _render_sections(request, _reload(pk, request.user), primary=section)
+        return _render_sections(
+            request, _reload(pk, request.user), primary=section, field_notes=notes
+        )
     character = _reload(pk, request.user)
     extra = {"conflict": conflict} if conflict else {"edit_field": field, "field_form": form}
     if not request.htmx:

@@ -187,6 +187,36 @@ def play_violations(sheet: PlaySheet) -> list[RuleViolation]:
 
 
 @dataclass(frozen=True)
+class PoolLowered:
+    """A point pool brought down to its row's new score (§1), and how to tell the player."""
+
+    row: str
+    old: int
+    new: int
+
+    @property
+    def message(self) -> str:
+        label = ref.LABELS[self.row]
+        return (
+            f"Points {de(label)} ramenés de {self.old} à {self.new} "
+            f"(le score {de(label)} est maintenant {self.new})."
+        )
+
+
+def pools_within_scores(
+    chars: Characteristics, pools: Mapping[str, int]
+) -> tuple[dict[str, int], tuple[PoolLowered, ...]]:
+    """§1: a row's pool holds current ≤ its score, so lowering a characteristic lowers the pool
+    with it when the row's score falls below it (never raised). Returns (pools, what was lowered)."""
+    rows = row_scores(chars)
+    new = {row: min(value, rows[row]) for row, value in pools.items()}
+    lowered = tuple(
+        PoolLowered(row, pools[row], new[row]) for row in pools if new[row] < pools[row]
+    )
+    return new, lowered
+
+
+@dataclass(frozen=True)
 class Speeds:
     """Speeds from Agilité and Vigueur (§12): km/h for a duration, or metres per turn."""
 

@@ -2,6 +2,7 @@
 
 from django import template
 from django.urls import reverse
+from django.utils.text import Truncator, capfirst
 from django.utils.translation import gettext as _
 
 from characters.fields import SHEET_FIELDS
@@ -67,6 +68,8 @@ def sheet_field(context, name: str, label: str = ""):
     if conflict is not None and conflict.field != name:
         conflict = None
     sheet_url, field_url = sheet_urls(character)
+    full_label = label or field_label(name)
+    value = display_value(character, spec)
     return {
         "character": character,
         "sheet_url": sheet_url,
@@ -74,13 +77,22 @@ def sheet_field(context, name: str, label: str = ""):
         "csrf_token": context.get("csrf_token"),
         "spec": spec,
         "name": name,
-        "label": label or spec.label,
-        "value": display_value(character, spec),
+        "label": full_label,
+        "edit_label": edit_label(full_label, value),
+        "value": value,
         "editable": editable,
         "form": form,
         "conflict": conflict,
         "conflict_value": display_value(character, spec) if conflict else None,
     }
+
+
+def edit_label(label: str, value) -> str:
+    """An edit link's accessible name: what it edits and its value (« Modifier Force : 3 »)."""
+    if value in ("—", ""):
+        return _("Modifier %(label)s (vide)") % {"label": capfirst(label)}
+    text = Truncator(str(value).replace("\n", " ")).chars(40)
+    return _("Modifier %(label)s : %(value)s") % {"label": capfirst(label), "value": text}
 
 
 @register.filter

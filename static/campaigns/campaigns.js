@@ -1,4 +1,5 @@
-// Campaign pages: copy an invitation link, reset a form after HTMX added its row. No inline JS.
+// Campaign pages: copy an invitation link, reset a form after HTMX added its row, keep the focus
+// on a compendium row edited in place. No inline JS.
 (function () {
   "use strict";
 
@@ -21,6 +22,37 @@
     } else {
       document.execCommand("copy");
       done();
+    }
+  });
+
+  // The compendium's rows: opening one for editing puts the caret in its first field (or the
+  // first one in error); saving it puts the focus on the saved row; deleting it, on its
+  // section's heading — never on <body>, where the swapped-out link would have left it.
+  let entryRow = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const row = event.detail.elt.closest && event.detail.elt.closest("li.entry");
+    entryRow = row ? { id: row.id, section: row.closest("section") } : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!entryRow) return;
+    const row = document.getElementById(entryRow.id);
+    const section = entryRow.section;
+    entryRow = null;
+    if (!row) {
+      const heading = section && section.querySelector("h2");
+      if (heading) {
+        heading.tabIndex = -1;
+        heading.focus();
+      }
+      return;
+    }
+    if (row.classList.contains("editing")) {
+      const field = row.querySelector("[aria-invalid=true]") ||
+        row.querySelector("input:not([type=hidden]), select, textarea");
+      if (field) field.focus();
+    } else {
+      row.tabIndex = -1;
+      row.focus();
     }
   });
 

@@ -1,5 +1,5 @@
 // Character sheet: Escape cancels an in-place edit, Ctrl+Enter saves a text area, focus follows
-// the swapped field, destructive buttons ask first. No inline JS anywhere.
+// the swapped field, destructive buttons ask first, « Imprimer » prints. No inline JS anywhere.
 (function () {
   "use strict";
 
@@ -31,6 +31,13 @@
       target.focus();
       if (target.select && target.type !== "checkbox") target.select();
     }
+  });
+
+  // « Imprimer » prints the sheet (the print stylesheet keeps it to two A4 pages); without
+  // JavaScript the button stays hidden and the browser's own Print does the same.
+  document.querySelectorAll("[data-print]").forEach(function (button) { button.hidden = false; });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) window.print();
   });
 
   document.addEventListener("submit", function (event) {

@@ -96,3 +96,49 @@ def test_a_save_the_server_cannot_answer_says_so_and_keeps_the_typed_value(new_p
     banner.wait_for(state="hidden")
     sheet.refresh_from_db()
     assert sheet.strength == 7
+
+
+def test_lowering_force_of_a_full_pool_lowers_it_and_says_so(new_page, campaign, player):
+    """Issue 16 §6: a new character's pools are full; lowering Force lowers Impact's pool with
+    it and the sheet says so, where the player is looking."""
+    sheet = Character.objects.create(
+        campaign=campaign, owner=player, name="Aelis", strength=8, power=7, intellect=6
+    )
+    sheet.impact_points = 7  # Impact (8 + 7 + 6) // 3 = 7, full
+    sheet.save()
+    page = new_page()
+    log_in(page, "aelis")
+    page.goto(f"/characters/{sheet.pk}/")
+    page.get_by_role("link", name="Modifier Force : 8").click()
+    page.locator("#id_value_strength").fill("5")
+    page.locator("#id_value_strength").press("Enter")
+    note = page.locator("#sec-characteristics [role=status]")
+    note.wait_for()
+    assert note.inner_text() == (
+        "Points d'Impact ramenés de 7 à 6 (le score d'Impact est maintenant 6)."
+    )
+    assert page.locator("#f-impact_points .value").inner_text() == "6"
+    assert page.locator("#pool-impact-max").inner_text() == "6"
+    # The focus is back on the saved value, whose link says what it now holds.
+    page.wait_for_function(
+        "document.activeElement.getAttribute('aria-label') === 'Modifier Force : 5'"
+    )
+
+
+def test_an_action_fills_the_live_region_without_replacing_it(new_page, sheet):
+    page = new_page()
+    log_in(page, "aelis")
+    page.goto(f"/characters/{sheet.pk}/")
+    page.evaluate("document.getElementById('action-messages').dataset.original = 'yes'")
+    page.get_by_label("Dégâts", exact=True).fill("4")
+    page.get_by_role("button", name="Appliquer les dégâts").click()
+    region = page.locator("#action-messages")
+    region.locator("li").first.wait_for()
+    assert region.get_attribute("data-original") == "yes"  # the same element, still live
+    assert region.get_attribute("role") == "status"
+    assert "Vitalité" in region.inner_text()
+    # The heal and stabilise selects are named by their own labels.
+    assert page.get_by_role("combobox", name="Constitution").count() == 3
+    assert page.locator("#id_heal-gauge").evaluate("e => e.labels[0].innerText") == "Constitution"
+    sheet.refresh_from_db()
+    assert sheet.vitality_current == 11

@@ -207,13 +207,15 @@ def test_adding_a_skill_and_a_language(client, player, character):
     client.force_login(player)
     client.post(
         reverse("characters:skill_add", args=[character.pk]),
-        {"skill": "tir", "level": 1, "expertises": "", "version": 1},
+        {"skill-add-skill": "tir", "skill-add-level": 1, "skill-add-expertises": ""}
+        | {"skill-add-version": 1},
         **HX,
     )
     assert character.skills.filter(key="tir", level=1).exists()
     client.post(
         reverse("characters:language", args=[character.pk, "new"]),
-        {"language": "central", "level": 3, "writing": "on", "version": 2},
+        {"language-add-language": "central", "language-add-level": 3}
+        | {"language-add-writing": "on", "language-add-version": 2},
         **HX,
     )
     assert character.languages.filter(key="central", level=3, writing=True).exists()
@@ -227,15 +229,17 @@ def test_damage_then_stabilise_then_rest_go_through_the_rules_and_the_history(
 ):
     client.force_login(storyteller)
     url = reverse("characters:damage", args=[character.pk])
-    response = client.post(url, {"gauge": "vitality", "amount": 20, "scars": 0}, **HX)
+    body = {"damage-gauge": "vitality", "damage-amount": 20, "damage-scars": 0}
+    response = client.post(url, body, **HX)
     assert response.status_code == 200
     character.refresh_from_db()
     assert (character.vitality_current, character.vitality_peril, character.agony) == (0, True, 1)
     assert "Vitalité en péril" in response.content.decode()
-    client.post(reverse("characters:stabilise", args=[character.pk]), {"gauge": "vitality"}, **HX)
+    stabilise = reverse("characters:stabilise", args=[character.pk])
+    client.post(stabilise, {"stabilise-gauge": "vitality"}, **HX)
     character.refresh_from_db()
     assert (character.vitality_stabilised, character.vitality_peril) == (True, False)
-    client.post(reverse("characters:rest", args=[character.pk]), {"rank": "normal"})
+    client.post(reverse("characters:rest", args=[character.pk]), {"rest-rank": "normal"})
     character.refresh_from_db()
     might = scores_with(character).might
     assert character.vitality_current == might
@@ -250,7 +254,7 @@ def test_ephemeral_points_absorb_damage_first(client, player, character):
     client.force_login(player)
     client.post(
         reverse("characters:damage", args=[character.pk]),
-        {"gauge": "vitality", "amount": 7, "scars": 1},
+        {"damage-gauge": "vitality", "damage-amount": 7, "damage-scars": 1},
     )
     character.refresh_from_db()
     assert (character.vitality_ephemeral, character.vitality_current) == (0, 13)
@@ -345,7 +349,7 @@ def test_healing_never_goes_above_the_maximum(client, player, character):
     character.save()
     client.force_login(player)
     url = reverse("characters:heal", args=[character.pk])
-    response = client.post(url, {"gauge": "energy", "points": 40}, **HX)
+    response = client.post(url, {"heal-gauge": "energy", "heal-points": 40}, **HX)
     assert "Énergie : 5 → 15." in response.content.decode()
     character.refresh_from_db()
     assert character.energy_current == 15

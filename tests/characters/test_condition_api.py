@@ -301,8 +301,9 @@ def test_the_page_and_the_api_refuse_the_same_input(
     that enforces the rest (scars within the damage): the same input is refused by both, with
     the service's own sentence where the service refused it."""
     client.force_login(player)
+    form = {f"{action}-{name}": value for name, value in body.items()}  # the page's prefix
     page = client.post(
-        reverse(f"characters:{action}", args=[character.pk]), body, HTTP_HX_REQUEST="true"
+        reverse(f"characters:{action}", args=[character.pk]), form, HTTP_HX_REQUEST="true"
     )
     assert page.status_code == 200
     api.force_authenticate(player)
@@ -321,7 +322,10 @@ def test_the_page_and_the_api_accept_the_same_input_alike(api, client, player, m
     by_page, by_api = make_character(name="Page"), make_character(name="Api")
     body = {"gauge": "confidence", "amount": 15, "scars": 2}
     client.force_login(player)
-    client.post(reverse("characters:damage", args=[by_page.pk]), body)
+    client.post(
+        reverse("characters:damage", args=[by_page.pk]),
+        {f"damage-{name}": value for name, value in body.items()},  # the page's prefix
+    )
     api.force_authenticate(player)
     response = api.post(url(by_api, "damage"), {**body, "version": 1}, format="json")
     assert response.status_code == 200
