@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from characters.fields import SHEET_FIELDS
 from characters.forms import ENTRY_LABELS, FieldForm
+from rules import french
 
 register = template.Library()
 
@@ -97,7 +98,7 @@ def edit_label(label: str, value) -> str:
 
 @register.filter
 def percent(value) -> str:
-    return f"{100 * float(value):.1f} %"
+    return french.percent(float(value))
 
 
 @register.filter

@@ -5,7 +5,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from rules import reference
+from rules import french, reference
 from sessions.checks import characteristic_label as _characteristic_label
 from sessions.checks import skill_label as _skill_label
 
@@ -16,13 +16,7 @@ MODIFIER_LABELS = {"characteristic": "Caractéristique", "hope": "Espoir", "expe
 
 @register.filter
 def percent(value: float) -> str:
-    """A probability as a French percentage with one decimal (exact odds: never rounded to 0)."""
-    if value is None:
-        return ""
-    shown = f"{100 * value:.1f}".replace(".", ",")
-    if value > 0 and shown == "0,0":
-        return "< 0,1 %"
-    return f"{shown} %"
+    return french.percent(value)
 
 
 @register.filter

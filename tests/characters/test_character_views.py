@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import CharacterChange, CharacterSkill
-from rules import reference
+from rules import french, reference
 from rules import sheet as rules_sheet
 from rules.check import Check
 from rules.odds import check_odds
@@ -190,8 +190,8 @@ def test_each_rolled_skill_shows_the_exact_odds_of_the_chosen_check(client, play
     body = response.content.decode()
     assert body.lstrip().startswith('<section id="skills"')
     odds = check_odds(Check(skill=2, complexity=1, characteristic=2, difficulty=12))
-    assert f"{100 * odds.success:.1f} %" in body
-    assert f"{100 * odds.critical_failure:.1f} %" in body
+    assert french.percent(odds.success) in body
+    assert french.percent(odds.critical_failure) in body
 
 
 def test_skill_level_and_expertises_are_saved_from_the_row(client, player, character):
