@@ -126,3 +126,16 @@ def test_the_page_shows_ones_own_newest_roll_only(
     client.force_login(storyteller)  # the Conteur has rolled nothing: an empty, hidden box
     body = client.get(url("table", campaign)).content.decode()
     assert "hidden" in element(body, "roll-result")
+
+
+@pytest.mark.parametrize("persona", ["player", "storyteller"])
+def test_the_table_forms_have_unique_ids_named_fields_and_described_help(
+    client, persona, player, storyteller, aelis, campaign
+):
+    from tests.characters.test_sheet_a11y import problems
+
+    stored_roll(campaign, player, aelis)
+    client.force_login(storyteller if persona == "storyteller" else player)
+    html = client.get(url("table", campaign)).content.decode()
+    assert "_helptext" in html  # the roll form has help texts: their ids must exist
+    assert problems(html) == []
