@@ -9,10 +9,10 @@ from tests.browser.test_layout import WIDTHS, log_in, pages_of, played  # noqa: 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def more_pages(played, persona: str) -> list[str]:
+def more_pages(walked, persona: str) -> list[str]:
     """Pages the layout walk leaves out: lists, members, compendium, the creation wizard, the
     sheet's entries, the bestiary and the fight, the account pages."""
-    campaign, aelis = played.campaign.pk, played.characters[0]
+    campaign, aelis = walked.campaign.pk, walked.characters[0]
     pages = [
         "/campaigns/",
         f"/campaigns/{campaign}/members/",
