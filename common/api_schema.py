@@ -50,7 +50,7 @@ def if_match(*, required: bool) -> OpenApiParameter:
 
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
-    {"type": "string", "maxLength": 1000},
+    {"type": "string"},  # anything: what names no representation of the sheet gets the sheet
     OpenApiParameter.HEADER,
     description="L'ETag de la fiche déjà lue : 304 sans corps si rien n'a changé depuis.",
 )
