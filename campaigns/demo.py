@@ -1,4 +1,5 @@
-"""The demo campaign `manage.py seed_demo` loads: a Conteur, two players, the compendium, an arc."""
+"""The demo campaign `manage.py seed_demo` loads: a Conteur, two players, the compendium, the
+current arc and the past one (closed and paid by `progression.demo`)."""
 
 from django.db import transaction
 
@@ -7,6 +8,7 @@ from campaigns.services import campaign_create, compendium_examples_load, entry_
 
 DEMO_CAMPAIGN = "Les Brumes d'Emeshar"
 DEMO_ARC = "Le phare éteint"
+DEMO_PAST_ARC = "La Mouette échouée"
 
 
 @transaction.atomic
@@ -43,3 +45,22 @@ def demo_campaign_seed(*, users: dict) -> Campaign:
             )
         )
     return campaign
+
+
+@transaction.atomic
+def demo_past_arc_seed(*, campaign: Campaign) -> tuple[Arc, bool]:
+    """The arc played before the current one (it is closed and paid by the progression's demo).
+    Returns it and whether it was made now: the story around it is played only then."""
+    arc = Arc.objects.filter(campaign=campaign, title=DEMO_PAST_ARC).first()
+    if arc is not None:
+        return arc, False
+    arc = entry_save(
+        entry=Arc(
+            campaign=campaign,
+            title=DEMO_PAST_ARC,
+            summary="La *Mouette* s'échoue sur les récifs : gagner Vael à travers la brume.",
+            closes="chapter",
+            length_unit="days",
+        )
+    )
+    return arc, True

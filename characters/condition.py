@@ -9,7 +9,6 @@ change, as for any sheet write; the pages send none.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace as dataclass_replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -98,21 +97,18 @@ def character_damage(
     """Deal `amount` damage to a gauge (ephemeral points first, §3), `scars` of it serious;
     reaching 0 Vitalité gives Agonie and péril (§8). Returns French notes for the player."""
     _check_gauge(gauge)
-    if scars > amount:
-        raise ValidationError(
-            {"scars": "Les blessures graves ne peuvent dépasser les dégâts infligés."}
-        )
     columns = [*_gauge_columns(gauge), *(["agony"] if gauge == "vitality" else [])]
     locked = _locked(character, columns=columns, version=version)
     before = _snapshot(locked)
     current = sheet.gauges(locked)
     hit = current[gauge]
-    after = gauges_rules.take_damage(hit, amount)
-    if scars:
-        after = dataclass_replace(after, scars=after.scars + scars)
+    try:
+        after = gauges_rules.take_damage(hit, amount, serious=scars)
+    except RuleError as error:
+        raise rule_error_to_validation_error(error) from error
     current[gauge] = after
-    if gauge == "vitality" and after.current == 0 and hit.current > 0:
-        locked.agony = states_rules.agony_at_zero(locked.agony)
+    if gauge == "vitality":
+        locked.agony = states_rules.agony_after_hit(locked.agony, hit, after)
     sheet.store_gauges(locked, current)
     outlook = states_rules.outlook(
         current, locked.fragility, locked.exhaustion, hits={gauge: amount}
@@ -175,8 +171,9 @@ def character_rest(
     except RuleError as error:
         raise rule_error_to_validation_error(error) from error
     sheet.store_gauges(locked, result.gauges)
-    if result.resilience_refilled:
-        locked.resilience_points = scores.rows["resilience"]
+    locked.resilience_points = result.resilience_points(
+        locked.resilience_points, scores.rows["resilience"]
+    )
     _condition_after_rest(locked, full=result.full_rest)
     notes = [_rest_note(rank, before=before, character=locked)]
     if before["agony"] and not locked.agony:

@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from campaigns.models import Ability, Asset, CharacterClass, Role
+from campaigns.models import Ability, Asset, CharacterClass, Role, Species
 from characters.creation import character_create, creation_report
 from characters.models import Character
 
@@ -65,6 +65,20 @@ DEMO_SHEETS = {
 }
 
 
+# Each player's species among the compendium's examples, when the budget allows it.
+DEMO_SPECIES = {"aelis": "Sylvain", "brann": "Nain des roches"}
+
+
+def _with_species(campaign, username: str, data: dict) -> dict:
+    """The sheet with its species (and entries) when that sheet is valid, else without it."""
+    species = Species.objects.filter(campaign=campaign, name=DEMO_SPECIES.get(username)).first()
+    if species is not None:
+        candidate = _with_entries(campaign, {**data, "species": species.pk})
+        if creation_report(campaign=campaign, data=candidate).valid:
+            return candidate
+    return _with_entries(campaign, data)
+
+
 def _with_entries(campaign, data: dict) -> dict:
     """Add a founding class, one of its abilities and an asset when the budget allows it."""
     cls = CharacterClass.objects.filter(campaign=campaign, tier="founding").first()
@@ -101,7 +115,10 @@ def demo_characters_seed(*, campaign, users) -> list[Character]:
             continue
         created.append(
             character_create(
-                campaign=campaign, owner=user, by=user, data=_with_entries(campaign, data)
+                campaign=campaign,
+                owner=user,
+                by=user,
+                data=_with_species(campaign, user.get_username(), data),
             )
         )
     return created

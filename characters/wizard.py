@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.models import Ability, Asset, CharacterClass, Flaw, Species
-from campaigns.policy import campaign_get_for_member
+from campaigns.policy import campaign_get_for_member, is_storyteller
 from characters import creation
 from rules import reference
 from rules.french import de
@@ -220,6 +220,7 @@ def _context(campaign, form: CreationForm, report, errors) -> dict:
     ]
     return {
         "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
         "form": form,
         "report": report,
         "slots": slots(report, merged),

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from campaigns.models import Campaign, Notification
+from characters import sheet
 from characters.models import Character, CharacterSkill
 from characters.services import characters_lock
 from progression.experience import ACTIVE
@@ -38,7 +39,7 @@ from progression.models import (
     XpEntryKind,
 )
 from progression.notifications import character_notification
-from progression.trainings import END_OF_ELLIPSE_AS, effective_trainer, missing_trainer
+from progression.trainings import effective_trainer, missing_trainer
 from rules import ellipse as rules_ellipse
 from rules import reference
 from rules.french import de
@@ -109,7 +110,8 @@ def advance_run(*, advance_id: int) -> Advance | None:
     summary = {"days": days, "completed": [], "refused": [], "xp": [], "rest": []}
     run = _Run(now, campaign.in_game_day, characters, summary)
     _complete(run, moved.completed, {t.pk: t for t in trainings}, ellipse_kind=ellipse.kind)
-    _move_timers(run, trainings, {int(t.key): t for t in moved.trainings})
+    still = rules_ellipse.carried_over(moved.trainings) if ends else moved.trainings
+    _move_timers(run, trainings, {int(t.key): t for t in still})
     if ends:
         _end_ellipse(run, ellipse)
     _save(run, by=advance.requested_by)
@@ -121,7 +123,7 @@ def _rules_training(training: Training) -> rules_ellipse.Training:
     return rules_ellipse.Training(
         key=str(training.pk),
         character=str(training.character_id),
-        kind=END_OF_ELLIPSE_AS.get(training.kind, training.kind),
+        kind=training.kind,
         target=training.target,
         trainer=effective_trainer(training),
         days_done=training.days_done,
@@ -215,28 +217,45 @@ def _move_timers(
 
 
 def _end_ellipse(run: _Run, ellipse: Ellipse) -> None:
-    """The ellipse's end for every character: its XP (weeks × the confirmed trainer) and the
-    rest that lowers Fragility."""
-    weeks = ellipse.length_days // reference.DAYS_PER_WEEK
-    reductions = rules_ellipse.threshold_reductions(ellipse.kind, weeks)
+    """The ellipse's end for every character, trained or not: its XP (weeks × the confirmed
+    trainer) and the rest the rules engine computes (Fragilité lowered in a medium or major
+    ellipse, Épuisement cleared in a minor one, §8, §11)."""
     for character in run.characters.values():
-        gained = _grant_ellipse_xp(run, ellipse, character, weeks=weeks)
-        lowered = min(reductions, character.fragility)
+        rest = rules_ellipse.ellipse_rest(
+            ellipse.kind,
+            ellipse.length_days,
+            fragility=character.fragility,
+            exhaustion=character.exhaustion,
+            wounds=sum(g.wounds for g in sheet.gauges(character).values()),
+        )
+        gained = _grant_ellipse_xp(run, ellipse, character, weeks=rest.weeks)
         text = f"L'ellipse se termine : {character.name} gagne {gained} points d'expérience."
-        if lowered:
-            run.sheets.set_column(character, "fragility", character.fragility - lowered)
-            run.summary["rest"].append({"character": character.name, "fragility": -lowered})
+        rested: dict[str, Any] = {}
+        if rest.fragility_removed:
+            run.sheets.set_column(character, "fragility", rest.fragility)
+            rested["fragility"] = -rest.fragility_removed
             text += " " + ngettext(
                 "Le repos lui retire %(n)d point de Fragilité.",
                 "Le repos lui retire %(n)d points de Fragilité.",
-                lowered,
-            ) % {"n": lowered}
+                rest.fragility_removed,
+            ) % {"n": rest.fragility_removed}
+        if rest.exhaustion_removed:
+            run.sheets.set_column(character, "exhaustion", rest.exhaustion)
+            rested["exhaustion"] = -rest.exhaustion_removed
+            text += " " + ngettext(
+                "Le repos lui retire %(n)d point d'Épuisement.",
+                "Le repos lui retire %(n)d points d'Épuisement.",
+                rest.exhaustion_removed,
+            ) % {"n": rest.exhaustion_removed}
+        if rested:
+            run.summary["rest"].append({"character": character.name, **rested})
         run.notify(character, f"ellipse:{ellipse.pk}:end:{character.pk}", text)
 
 
 def _grant_ellipse_xp(run: _Run, ellipse: Ellipse, character: Character, *, weeks: int) -> int:
     trainer = ellipse.xp_trainers.get(str(character.pk), "free")
-    gained = rules_ellipse.ellipse_xp(weeks, trainer)
+    surcharge = int(ellipse.surcharge_weeks.get(str(character.pk), 0))
+    gained = rules_ellipse.ellipse_xp(weeks, trainer, surcharge_weeks=surcharge)
     if gained:
         run.entries.append(
             XpEntry(
@@ -254,11 +273,20 @@ def _grant_ellipse_xp(run: _Run, ellipse: Ellipse, character: Character, *, week
                         "label": f"Entraîneur ×{reference.TRAINER_MULTIPLIERS[trainer]}",
                         "points": 0,
                     },
+                    *_surcharge_lines(surcharge),
                 ],
             )
         )
         run.summary["xp"].append({"character": character.name, "xp": gained})
     return gained
+
+
+def _surcharge_lines(weeks: int) -> list[dict[str, Any]]:
+    """The breakdown's line for the surcharge weeks (§11: +1 XP each), if any."""
+    if not weeks:
+        return []
+    label = ngettext("Surcharge : %(n)d semaine", "Surcharge : %(n)d semaines", weeks)
+    return [{"label": label % {"n": weeks}, "points": weeks}]
 
 
 def _save(run: _Run, *, by) -> None:

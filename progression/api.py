@@ -489,7 +489,10 @@ class EllipseXpTrainer(OfEllipse):
     def post(self, request: Request, campaign_id: int, ellipse_id: int) -> Response:
         data = self.validated()
         ellipse = ellipses.ellipse_set_xp_trainer(
-            ellipse=self.ellipse, character_id=data["character"], trainer=data["trainer"]
+            ellipse=self.ellipse,
+            character_id=data["character"],
+            trainer=data["trainer"],
+            surcharge_weeks=data.get("surcharge_weeks"),
         )
         return Response(s.EllipseOut(ellipse).data)
 

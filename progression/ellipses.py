@@ -32,6 +32,11 @@ def ellipse_allowed_actions(kind: str) -> list[str]:
     return [reference.ELLIPSE_ACTION_LABELS[a] for a in rules_ellipse.allowed_actions(kind)]
 
 
+def ellipse_rest_weeks(ellipse: Ellipse) -> int:
+    """The ellipse's weeks of rest, the same for every character (§11, the rules engine's)."""
+    return rules_ellipse.rest_weeks(ellipse.length_days)
+
+
 @transaction.atomic
 def ellipse_open(
     *, campaign: Campaign, length_days: int, deadline: datetime | None = None
@@ -59,8 +64,11 @@ def ellipse_open(
 
 
 @transaction.atomic
-def ellipse_set_xp_trainer(*, ellipse: Ellipse, character_id: int, trainer: str) -> Ellipse:
-    """The Conteur confirms a character's trainer multiplier for the ellipse's XP (§11)."""
+def ellipse_set_xp_trainer(
+    *, ellipse: Ellipse, character_id: int, trainer: str, surcharge_weeks: int | None = None
+) -> Ellipse:
+    """The Conteur confirms a character's trainer multiplier for the ellipse's XP (§11) and, when
+    given, its weeks of surcharge (20 serious wounds self-inflicted that week, +1 XP each)."""
     if trainer not in reference.TRAINER_MULTIPLIERS:
         raise ValidationError({"trainer": ["Ce niveau d'entraîneur n'existe pas."]})
     locked = Ellipse.objects.select_for_update().get(pk=ellipse.pk)
@@ -69,7 +77,15 @@ def ellipse_set_xp_trainer(*, ellipse: Ellipse, character_id: int, trainer: str)
     if not Character.objects.filter(pk=character_id, campaign_id=locked.campaign_id).exists():
         raise ValidationError({"character": ["Ce personnage n'est pas dans la campagne."]})
     locked.xp_trainers = {**locked.xp_trainers, str(character_id): trainer}
-    locked.save(update_fields=["xp_trainers"])
+    update = ["xp_trainers"]
+    if surcharge_weeks is not None:
+        try:
+            weeks = rules_ellipse.checked_surcharge_weeks(locked.length_days, surcharge_weeks)
+        except RuleError as error:
+            raise rule_error_to_validation_error(error) from error
+        locked.surcharge_weeks = {**locked.surcharge_weeks, str(character_id): weeks}
+        update.append("surcharge_weeks")
+    locked.save(update_fields=update)
     return locked
 
 

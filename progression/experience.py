@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from campaigns.models import Ability, Arc
-from characters.models import Character, SkillKind
+from characters.models import Character, SkillKind, SpecialState
 from progression.improvements import apply_improvement, save_applied
 from progression.models import (
     ArcAward,
@@ -32,9 +32,11 @@ from progression.services import refusal
 from rules import experience as rules_xp
 from rules import reference
 from rules.french import de
+from sessions.services import morale_hope_spend_for_xp, table_lock
 
 ACTIVE = (TrainingStatus.QUEUED, TrainingStatus.RUNNING)
-SPENDING_NOW = ("hope", "on_receipt")
+# The modes of spending XP now, with no training time (§7, §10): the rules engine's.
+SPENDING_NOW = tuple(m for m in rules_xp.SPENDING_MODES if not rules_xp.needs_training_time(m))
 
 
 # --- reads: balances and the act record -----------------------------------------------------
@@ -131,12 +133,9 @@ def spending_context(*, character: Character) -> Context:
     if awarded is not None:
         ticks = awarded.checklist.get("characters", {}).get(str(character.pk), {})
         used = _rolled_in_arc(arc=awarded.arc, character_id=character.pk)
-    # "Right when it is received" (§10): while the last arc is closed and paid, before the next.
-    just_received = (
-        awarded is not None
-        and arc is not None
-        and awarded.arc_id == arc.pk
-        and awarded.status == JobStatus.DONE
+    just_received = rules_xp.just_received(
+        last_arc_paid=awarded is not None and awarded.status == JobStatus.DONE,
+        paid_arc_is_current=awarded is not None and arc is not None and awarded.arc_id == arc.pk,
     )
     return Context(
         _act_record(improved, used, ticks),
@@ -171,19 +170,14 @@ def _act_record(
 ) -> rules_xp.ActRecord:
     """The rules engine's act record from what was improved, rolled and ticked at the arc's end."""
     level = ticks.get("opposition_level")
-    opposition = {target: int(level) for target in _all_targets()} if level is not None else {}
     return rules_xp.ActRecord(
         improved_this_act=improved,
         used_in_arc=used | frozenset(ticks.get("used", [])),
-        opposition_levels=opposition,
+        opposition_level=int(level) if level is not None else None,
         faced_more_combative_enemy=bool(ticks.get("more_combative_enemy")),
         nearly_died=bool(ticks.get("nearly_died")),
         means_for=frozenset(ticks.get("means", [])),
     )
-
-
-def _all_targets() -> list[str]:
-    return [*reference.CHARACTERISTICS, *reference.SKILLS_BY_KEY]
 
 
 # --- improvements: what may be bought ---------------------------------------------------------
@@ -291,6 +285,21 @@ def lock_character(character: Character | int) -> Character:
 # --- spending now ----------------------------------------------------------------------------
 
 
+def _special_state(character: Character) -> str | None:
+    return None if character.special_state == SpecialState.NONE else character.special_state
+
+
+def leftover_distributable(*, character: Character) -> bool:
+    """Whether the character is in a special state, where leftover experience may be
+    distributed right away (§7), by the rules engine."""
+    return not rules_xp.spending_now_refusals(
+        "special_state",
+        personal_hope=character.personal_hope,
+        received_now=False,
+        state=_special_state(character),
+    )
+
+
 @transaction.atomic
 def xp_spend(
     *,
@@ -302,33 +311,41 @@ def xp_spend(
     key: str | uuid.UUID,
     by,
 ) -> XpEntry:
-    """Spend XP right away (§10: with a hope point, or right when it is received) and apply the
-    improvement. `key` is the form's idempotency key: the same spend twice is paid once.
+    """Spend XP right away (§10: with a hope point, or right when it is received; §7: leftover
+    experience distributed in a special state) and apply the improvement. The hope point is the
+    character's own, spent by the Moral's rules and logged at the table (`sessions.services`).
+    `key` is the form's idempotency key: the same spend twice is paid once.
     Raises ValidationError with the rules engine's French reasons and changes nothing."""
-    locked = lock_character(character)
+    if mode not in SPENDING_NOW:
+        raise refusal(
+            "Dépensez avec un point d'espoir, à la réception ou dans un état spécial.", "mode"
+        )
+    pk = character if isinstance(character, int) else character.pk
+    if mode == "hope":  # the Moral is the table's: its lock first, as every Moral move takes it
+        campaign_id = Character.objects.filter(pk=pk).values_list("campaign_id", flat=True)
+        table_lock(campaign_id=campaign_id.get())
+    locked = lock_character(pk)
     source_key = f"spend:{key}"
     existing = XpEntry.objects.filter(character=locked, source_key=source_key).first()
     if existing is not None:
         return existing
-    if mode not in SPENDING_NOW:
-        raise refusal("Dépensez avec un point d'espoir ou à la réception.", "mode")
     context = spending_context(character=locked)
     improvement, label = improvement_of(character=locked, kind=kind, target=target)
     _allowed, reasons = rules_xp.can_spend(improvement, context.record, context.available)
-    if mode == "hope" and locked.personal_hope < 1:
-        reasons.append("Il faut un point d'espoir personnel pour dépenser ainsi.")
-    if mode == "on_receipt" and not context.just_received:
-        reasons.append(
-            "L'expérience se dépense à la réception seulement juste après la fin d'un arc."
-        )
+    reasons += rules_xp.spending_now_refusals(
+        mode,
+        personal_hope=locked.personal_hope,
+        received_now=context.just_received,
+        state=_special_state(locked),
+    )
     if reasons:
         raise refusal(reasons)
     applied = apply_improvement(locked, kind=kind, target=target, detail=detail)
-    if mode == "hope":
-        applied.changes["personal_hope"] = (locked.personal_hope, locked.personal_hope - 1)
-        locked.personal_hope -= 1
-        applied.columns.append("personal_hope")
     save_applied(locked, applied, by=by)
+    if mode == "hope":
+        morale_hope_spend_for_xp(
+            campaign_id=locked.campaign_id, character_id=locked.pk, by=by, label=label
+        )
     try:
         with transaction.atomic():
             return XpEntry.objects.create(
@@ -336,7 +353,7 @@ def xp_spend(
                 source_key=source_key,
                 kind=XpEntryKind.SPEND,
                 amount=-rules_xp.xp_cost(improvement),
-                label=label + (" (point d'espoir)" if mode == "hope" else " (à la réception)"),
+                label=f"{label} ({rules_xp.SPENDING_MODE_LABELS[mode]})",
                 act=context.act,
                 improvement=f"{kind}:{target}",
             )

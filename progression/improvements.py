@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from characters import sheet
 from characters.models import (
-    CHARACTERISTIC_DB_MAX,
     ChangeAction,
     Character,
     CharacterSkill,
@@ -23,7 +23,8 @@ from characters.services import (
     validate_sheet,
 )
 from progression.services import refusal
-from rules import reference
+from rules import experience as rules_xp
+from rules.errors import RuleError
 
 RELATIONS = {"ability": "abilities", "class": "classes", "branch": "branches"}
 # The column of the other end of each relation's through table.
@@ -53,11 +54,10 @@ def apply_improvement(
     skills = {s.key: s for s in character.skills.all()} if skills is None else skills
     applied = Applied({}, [], [], [])
     if kind == "characteristic":
-        at_highest = "Cette caractéristique est déjà au plus haut."
-        _raise_column(character, applied, target, CHARACTERISTIC_DB_MAX, at_highest)
+        _favoured, favourites = sheet.species_bonuses(character.species)
+        _raise_column(character, applied, target, kind, favourites.get(target, 0))
     elif kind == "combativeness":
-        at_highest = "La Combativité est déjà au plus haut."
-        _raise_column(character, applied, kind, reference.COMBATIVENESS_MAX, at_highest)
+        _raise_column(character, applied, kind, kind, 0)
     elif kind in ("skill", "forgotten_domain", "specialty"):
         _improve_skill(character, applied, skills, kind=kind, target=target, detail=detail)
     elif kind in RELATIONS:
@@ -71,14 +71,17 @@ def apply_improvement(
 
 
 def _raise_column(
-    character: Character, applied: Applied, column: str, highest: int, at_highest: str
+    character: Character, applied: Applied, column: str, kind: str, favourite_bonus: int
 ) -> None:
-    """One point more in a column of the sheet (`at_highest`: the refusal at its maximum)."""
+    """One point more in a column of the sheet, up to the rules' maximum (§1: a characteristic
+    8 + the species' favourite bonus, Combativité 5)."""
     old = getattr(character, column)
-    if old + 1 > highest:
-        raise refusal(at_highest)
-    setattr(character, column, old + 1)
-    applied.changes[column] = (old, old + 1)
+    try:
+        new = rules_xp.raised(kind, old, favourite_bonus=favourite_bonus)
+    except RuleError as error:
+        raise refusal([v.message for v in error.violations]) from error
+    setattr(character, column, new)
+    applied.changes[column] = (old, new)
     applied.columns.append(column)
 
 
@@ -107,9 +110,10 @@ def _improve_skill(
             raise refusal("Le personnage a déjà cette spécialité.", "detail")
         row.expertises = [*row.expertises, name]
     else:
-        if row.level + 1 > reference.SKILL_MAX:
-            raise refusal("Cette compétence est déjà au plus haut.")
-        row.level += 1
+        try:
+            row.level = rules_xp.raised(kind, row.level)
+        except RuleError as error:
+            raise refusal([v.message for v in error.violations]) from error
     applied.changes[f"skills.{target}"] = (
         old,
         {"level": row.level, "expertises": list(row.expertises)},

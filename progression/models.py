@@ -81,7 +81,9 @@ class XpTrainer(models.TextChoices):
 class Ellipse(models.Model):
     """A downtime of `length_days` in-game days (§11); its kind follows from its length.
 
-    `xp_trainers` = {"<character id>": multiplier key} confirmed by the Conteur (absent = free)."""
+    `xp_trainers` = {"<character id>": multiplier key} confirmed by the Conteur (absent = free);
+    `surcharge_weeks` = {"<character id>": weeks} in which the character inflicted itself 20
+    serious wounds (§11 surcharge, absent = none)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ellipses")
     length_days = models.PositiveIntegerField(_("durée en jours"))
@@ -93,6 +95,7 @@ class Ellipse(models.Model):
     days_elapsed = models.PositiveIntegerField(default=0)
     start_day = models.PositiveIntegerField(default=1)
     xp_trainers = models.JSONField(default=dict, blank=True)
+    surcharge_weeks = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 

@@ -80,7 +80,12 @@ SpendKindField = choice_field(
     "SpendKindEnum",
 )
 SpendModeField = choice_field(
-    [("hope", "Avec un point d'espoir"), ("on_receipt", "À la réception")], "SpendModeEnum"
+    [
+        ("hope", "Avec un point d'espoir"),
+        ("on_receipt", "À la réception"),
+        ("special_state", "Expérience restante répartie dans un état spécial"),
+    ],
+    "SpendModeEnum",
 )
 TrainingKindField = choice_field(TrainingKind.choices, "TrainingKindEnum")
 TrainerKindField = choice_field(TrainerKind.choices, "TrainerKindEnum")
@@ -437,6 +442,13 @@ class CloseIn(serializers.Serializer):
 class XpTrainerIn(serializers.Serializer):
     character = _id()
     trainer = XpTrainerField()
+    surcharge_weeks = serializers.IntegerField(
+        min_value=0,
+        max_value=DAYS_MAX,
+        required=False,
+        help_text="Semaines de surcharge (§11 : 20 blessures graves infligées à soi-même dans la "
+        "semaine, +1 XP chacune) ; absent : inchangé.",
+    )
 
 
 class AdvanceOut(serializers.Serializer):
@@ -463,6 +475,10 @@ class EllipseOut(serializers.Serializer):
     xp_trainers = serializers.DictField(
         child=XpTrainerField(),
         help_text="Multiplicateur d'XP confirmé par personnage (id) ; absent : libre (×1).",
+    )
+    surcharge_weeks = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        help_text="Semaines de surcharge par personnage (id) ; absent : aucune.",
     )
     created_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)

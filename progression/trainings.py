@@ -24,10 +24,6 @@ from rules import ellipse as rules_ellipse
 from rules import experience as rules_xp
 from rules import reference
 
-# Kinds the rules engine finishes at the end of an ellipse; a class and a branch do the same
-# (the engine has no duration for them: they are learnt, not trained — §10).
-END_OF_ELLIPSE_AS = {"class": "ability", "branch": "ability"}
-
 
 def effective_trainer(training: Training) -> str:
     """A trainer counts once the Conteur confirms it; until then the player trains alone."""
@@ -50,7 +46,7 @@ def missing_trainer(training: Training, character: Character, ellipse_kind: str)
 
 
 def days_needed(kind: str, trainer: str) -> int | None:
-    return rules_ellipse.training_days(END_OF_ELLIPSE_AS.get(kind, kind), trainer)
+    return rules_ellipse.training_days(rules_ellipse.timer_kind(kind), trainer)
 
 
 def _learning_action(character: Character, kind: str, target: str) -> str | None:

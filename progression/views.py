@@ -34,6 +34,7 @@ from progression.ellipses import (
     advance_request,
     ellipse_allowed_actions,
     ellipse_open,
+    ellipse_rest_weeks,
     ellipse_set_xp_trainer,
 )
 from progression.forms import checklist_as_typed, checklist_from_post
@@ -214,6 +215,8 @@ def _experience_context(campaign, character: Character, editor: bool, **extra) -
         if editor
         else [],
         "just_received": spend.just_received,
+        # §7: in a special state, leftover experience may be distributed (no training time).
+        "in_special_state": experience.leftover_distributable(character=character),
         "trainings": character_trainings,
         "ellipse": ellipse,
         "trainer_kinds": TrainerKind.choices,
@@ -260,10 +263,13 @@ def _to_experience(campaign_pk: int, character_pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def xp_spend(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpResponse:
-    """Spend XP now (with a hope point or at reception); errors come back with status 200."""
+    """GET: confirm the spend (it cannot be taken back); POST: spend XP now (with a hope point or
+    at reception). Errors come back with status 200."""
     campaign, character = _character_for_editor(request, pk, character_pk)
+    if request.method == "GET":
+        return _spend_confirmation(request, campaign, character)
     try:
         entry = experience.xp_spend(
             character=character,
@@ -278,6 +284,34 @@ def xp_spend(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpRespon
         return _refused(request, campaign, character, error)
     messages.success(request, _("Dépensé : %(label)s.") % {"label": entry.label})
     return _to_experience(campaign.pk, character.pk)
+
+
+def _spend_confirmation(request, campaign, character: Character) -> HttpResponse:
+    """The page that asks before spending: what is bought, its cost and the balance after."""
+    kind, target = request.GET.get("kind", ""), request.GET.get("target", "")
+    mode = request.GET.get("mode", "")
+    option = next(
+        (
+            o
+            for o in experience.spending_options(character=character)
+            if o.kind == kind and o.target == target
+        ),
+        None,
+    )
+    if option is None or mode not in experience.SPENDING_NOW:
+        raise Http404("Cette amélioration n'existe pas.")
+    available = experience.xp_balances(character_ids=[character.pk])[character.pk]["available"]
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "character": character,
+        "option": option,
+        "mode": mode,
+        "available": available,
+        "after": available - option.cost,
+        "key": (request.GET.get("key") or new_key())[:64],
+    }
+    return render(request, "progression/confirm_spend.html", context)
 
 
 @login_required
@@ -399,6 +433,7 @@ def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpRe
     characters = list(Character.objects.filter(campaign=campaign))
     for character in characters:
         character.xp_trainer = ellipse.xp_trainers.get(str(character.pk), XpTrainer.FREE)
+        character.surcharge_weeks = ellipse.surcharge_weeks.get(str(character.pk), 0)
         multiplier = reference.TRAINER_MULTIPLIERS[character.xp_trainer]
         character.xp_trainer_label = f"×{multiplier} ({XpTrainer(character.xp_trainer).label})"
     context = {
@@ -411,6 +446,7 @@ def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpRe
             (key, label, reference.TRAINER_MULTIPLIERS[key]) for key, label in XpTrainer.choices
         ],
         "advances": list(ellipse.advances.all()[:10]),
+        "rest_weeks": ellipse_rest_weeks(ellipse),
         "pending": ellipse.advances.exclude(status=JobStatus.DONE).exists(),
         "queue_message": queue_message(ellipse.advances.filter(status=JobStatus.PENDING).first()),
         "key": new_key(),
@@ -420,12 +456,25 @@ def ellipse_detail(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpRe
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def ellipse_advance(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> HttpResponse:
     """ "Advance N days" or "close the ellipse": recorded under the form's key, run in the
-    background; a double click runs it once."""
+    background; a double click runs it once. GET asks before closing (it cannot be undone)."""
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
     ellipse = ellipse_get(campaign=campaign, pk=ellipse_pk)
+    if request.method == "GET":
+        if not ellipse.is_open:
+            return redirect("progression:ellipse_detail", pk=campaign.pk, ellipse_pk=ellipse.pk)
+        context = {
+            "campaign": campaign,
+            "is_storyteller": True,
+            "ellipse": ellipse,
+            "key": (request.GET.get("key") or new_key())[:64],
+            "running": Training.objects.filter(
+                character__campaign=campaign, status__in=experience.ACTIVE
+            ).count(),
+        }
+        return render(request, "progression/confirm_ellipse_close.html", context)
     closes = request.POST.get("action") == "close"
     raw = (request.POST.get("days") or "0").strip()
     key = (request.POST.get("key") or new_key())[:64]
@@ -457,8 +506,14 @@ def ellipse_xp_trainer(request: HtmxHttpRequest, pk: int, ellipse_pk: int) -> Ht
     try:
         if not raw.isdigit():
             raise ValidationError(_("Choisissez un personnage."))
+        surcharge = (request.POST.get("surcharge_weeks") or "").strip()
+        if surcharge and not surcharge.isdigit():
+            raise ValidationError(_("La surcharge est un nombre de semaines."))
         ellipse_set_xp_trainer(
-            ellipse=ellipse, character_id=int(raw), trainer=request.POST.get("trainer", "")
+            ellipse=ellipse,
+            character_id=int(raw),
+            trainer=request.POST.get("trainer", ""),
+            surcharge_weeks=int(surcharge) if surcharge else None,
         )
         messages.success(request, _("Multiplicateur confirmé."))
     except ValidationError as error:

@@ -32,6 +32,27 @@ class RandomSource(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
+def morale_points(
+    *,
+    hope: int = 0,
+    cancel_critical_failure: bool = False,
+    substitute: bool = False,
+    narrow_success: bool = False,
+    fury: bool = False,
+    fortune_fate: bool = False,
+) -> tuple[int, int]:
+    """Return the (hope, despair) points a roll's declared options cost (§5): +1 to the result is
+    one hope point each; cancelling a critical failure and Puissance or Harmonie in place of the
+    characteristic one hope point each; entering Acharnement, the narrow success and Fortune for
+    all (with Fatalité) one despair point each."""
+    if hope < 0:
+        raise RuleError.single("hope", "Le nombre de points d'espoir dépensés est positif.")
+    return (
+        hope + int(cancel_critical_failure) + int(substitute),
+        int(narrow_success) + int(fury) + int(fortune_fate),
+    )
+
+
 def system_rng() -> RandomSource:
     """Return the production random source: the OS's, never seedable (§5 Product)."""
     return secrets.SystemRandom()

@@ -117,12 +117,22 @@ def _characteristic_lines(draft: Draft, errors: list[RuleViolation]) -> list[Cos
     return lines
 
 
+def language_cost(key: str) -> int:
+    """Return the creation points one level of a language costs. Reading (§2): a language is
+    bought like a skill (+1 = 2), but Vrai Primordial has its own purchase base (« sa propre base
+    d'achat »): +1 = 4, twice a language's, for the language « extrêmement difficile à
+    apprendre »."""
+    if key == ref.TRUE_PRIMORDIAL:
+        return ref.CREATION_COSTS["true_primordial"]
+    return ref.CREATION_COSTS["language"]
+
+
 def _leveled_lines(
     entries: Mapping[str, int], kind: str, errors: list[RuleViolation]
 ) -> list[CostLine]:
     lines = []
-    cost = ref.CREATION_COSTS[kind]
     for key, level in entries.items():
+        cost = language_cost(key) if kind == "language" else ref.CREATION_COSTS[kind]
         if kind == "skill":
             known = ref.SKILLS_BY_KEY.get(key)
             label = known.label if known else key

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, replace
 
 from rules import reference as ref
 from rules.errors import RuleError
+from rules.states import exhaustion_recovered
 
 MINOR, MEDIUM, MAJOR = ref.ELLIPSE_KINDS
 
@@ -69,6 +70,17 @@ def training_days(kind: str, trainer: str = "alone") -> int | None:
     return ref.TRAINING_DAYS[kind][trainer]
 
 
+# Reading (§10–§11): a class and a branch are learnt, not trained: the source gives them no
+# duration, so they finish at the end of the ellipse like Combativité and aptitudes.
+LEARNT_AT_ELLIPSE_END = frozenset({"class", "branch"})
+
+
+def timer_kind(kind: str) -> str:
+    """Return the kind whose timer a training runs on. Reading (§10–§11): a class or a branch runs
+    like an aptitude (it finishes at the end of the ellipse); every other kind is its own."""
+    return "ability" if kind in LEARNT_AT_ELLIPSE_END else kind
+
+
 def counted_trainer(trainer: str, *, confirmed: bool) -> str:
     """Return the trainer a training counts with. Reading (§10–§11): the player names a trainer,
     the Conteur confirms it; until then it counts as none ("alone"): the timer runs at the alone
@@ -86,11 +98,72 @@ def ellipse_xp(weeks: int, trainer: str = "free", surcharge_weeks: int = 0) -> i
     return weeks * ref.TRAINER_MULTIPLIERS[trainer] + min(max(surcharge_weeks, 0), weeks)
 
 
+def rest_weeks(length_days: int) -> int:
+    """Reading (§11): the weeks of rest of an ellipse are its whole weeks (7 days each), the same
+    for every character, whether it trained during the ellipse or not."""
+    return max(length_days, 0) // ref.DAYS_PER_WEEK
+
+
+def checked_surcharge_weeks(length_days: int, weeks: int) -> int:
+    """Return the weeks of surcharge the Conteur records for a character (§11: "+1 per week at
+    most when the character inflicts on itself 20 serious wounds that week"), refused in French
+    outside 0..the ellipse's weeks."""
+    most = rest_weeks(length_days)
+    if not 0 <= weeks <= most:
+        raise RuleError.single(
+            "surcharge_weeks",
+            f"La surcharge se compte en semaines de l'ellipse : entre 0 et {most} "
+            f"(une semaine compte si le personnage s'y inflige {ref.SURCHARGE_SERIOUS_WOUNDS} "
+            "blessures graves).",
+        )
+    return weeks
+
+
 def threshold_reductions(kind: str, rest_weeks: int) -> int:
     """Return how many Fragilité points rest removes (§8 Reading, §11): X = weeks of rest // 2 in a
     major ellipse, X − 1 (never below 0) in a medium one, none in a minor one."""
     x = max(rest_weeks, 0) // 2
     return {MAJOR: x, MEDIUM: max(x - 1, 0), MINOR: 0}[kind]
+
+
+def exhaustion_after_rest_days(exhaustion: int, days: int, wounds: int) -> int:
+    """Reading (§8, §11): the days of a minor ellipse's rest are full rests one after another;
+    each run of [Épuisement] days with no wounds removes 1 point (`states.exhaustion_recovered`),
+    while days remain."""
+    left = max(days, 0)
+    while exhaustion > 0:
+        recovered = exhaustion_recovered(exhaustion, left, wounds)
+        if recovered == exhaustion:
+            break
+        left -= exhaustion
+        exhaustion = recovered
+    return exhaustion
+
+
+@dataclass(frozen=True)
+class EllipseRest:
+    """What an ellipse's rest does to one character: its weeks of rest, and its Fragilité and
+    Épuisement after it."""
+
+    weeks: int
+    fragility: int
+    exhaustion: int
+    fragility_removed: int
+    exhaustion_removed: int
+
+
+def ellipse_rest(
+    kind: str, length_days: int, *, fragility: int, exhaustion: int = 0, wounds: int = 0
+) -> EllipseRest:
+    """Return the rest at the end of an ellipse (§11) for one character: medium and major ellipses
+    lower its thresholds (Fragilité, §8 Reading) X − 1 or X times, never below 0; a minor one
+    clears Épuisement (a full rest of [Épuisement] days with no wounds removes 1 point, §8)."""
+    weeks = rest_weeks(length_days)
+    removed = min(threshold_reductions(kind, weeks), max(fragility, 0))
+    after = exhaustion
+    if "rest_exhaustion" in allowed_actions(kind):
+        after = exhaustion_after_rest_days(exhaustion, length_days, wounds)
+    return EllipseRest(weeks, fragility - removed, after, removed, exhaustion - after)
 
 
 @dataclass(frozen=True)
@@ -108,7 +181,7 @@ class Training:
 
     @property
     def days_needed(self) -> int | None:
-        return training_days(self.kind, self.trainer)
+        return training_days(timer_kind(self.kind), self.trainer)
 
     def to_dict(self) -> dict[str, object]:
         data = asdict(self)
@@ -126,6 +199,13 @@ class Completion:
 class Advanced:
     trainings: tuple[Training, ...]  # still running, with their new progress, in queue order
     completed: tuple[Completion, ...]
+
+
+def carried_over(running: Iterable[Training]) -> tuple[Training, ...]:
+    """Return the trainings kept when an ellipse ends unfinished. Reading (§11): each keeps its
+    days done and its reserved XP, and goes on in the next ellipse, in the same queue order (the
+    player may still cancel it)."""
+    return tuple(running)
 
 
 def advance(trainings: Iterable[Training], days: int, *, ellipse_ends: bool = False) -> Advanced:

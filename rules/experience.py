@@ -7,7 +7,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from rules import reference as ref
+from rules.creation import characteristic_maximum
 from rules.errors import RuleError, RuleViolation, raise_if
+from rules.morale import PERSONAL, Morale, Transition, spend_hope
+from rules.states import SPECIAL_STATES
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,9 @@ class ActRecord:
     improved_this_act: frozenset[tuple[str, str]] = frozenset()
     used_in_arc: frozenset[str] = frozenset()
     opposition_levels: Mapping[str, int] = field(default_factory=dict)
+    # Reading (§10): the Conteur ticks one opposition level per character for the arc (the
+    # highest it faced); it counts for every skill and forgotten domain (`opposition_level_for`).
+    opposition_level: int | None = None
     faced_more_combative_enemy: bool = False
     nearly_died: bool = False
     means_for: frozenset[str] = frozenset()  # theoretical skills the Conteur ticked
@@ -160,6 +166,40 @@ def xp_cost(improvement: Improvement) -> int:
     if improvement.kind not in ref.XP_COSTS:
         raise RuleError.single("kind", "Ce type d'amélioration n'existe pas.")
     return ref.XP_COSTS[improvement.kind]
+
+
+def opposition_level_for(record: ActRecord, target: str) -> int:
+    """Return the opposition level faced for `target` during the arc (-1: none): the one named for
+    it, or the arc's level the Conteur ticked, which counts for every skill and domain (Reading
+    §10), whichever is higher."""
+    named = record.opposition_levels.get(target, -1)
+    return max(named, -1 if record.opposition_level is None else record.opposition_level)
+
+
+def improvement_maximum(kind: str, *, favourite_bonus: int = 0) -> int | None:
+    """Return the highest value an improvement may reach (None: no level, an ability or a
+    specialty): a main characteristic 8 + the species' favourite bonus for it (§1), Combativité 5
+    (§1), a skill or forgotten domain 10 (§2)."""
+    if kind == "characteristic":
+        return characteristic_maximum(favourite_bonus)
+    if kind == "combativeness":
+        return ref.COMBATIVENESS_MAX
+    if kind in ("skill", "forgotten_domain"):
+        return ref.SKILL_MAX
+    return None
+
+
+def raised(kind: str, current: int, *, favourite_bonus: int = 0) -> int:
+    """Return the value after one more point of a characteristic, Combativité, skill or
+    forgotten domain, refused in French past its maximum (`improvement_maximum`)."""
+    highest = improvement_maximum(kind, favourite_bonus=favourite_bonus)
+    if highest is not None and current + 1 > highest:
+        what = {
+            "characteristic": "Cette caractéristique",
+            "combativeness": "La Combativité",
+        }.get(kind, "Cette compétence")
+        raise RuleError.single("target", f"{what} est déjà au plus haut ({highest}).")
+    return current + 1
 
 
 ONCE_PER_ACT = frozenset({"characteristic", "skill", "combativeness", "forgotten_domain"})
@@ -189,7 +229,7 @@ def can_spend(
     improves_use = kind in {"characteristic", "skill", "forgotten_domain", "specialty"}
     if improves_use and not needs_means and target not in record.used_in_arc:
         reasons.append("Seul ce qui a été utilisé pendant l'arc peut être amélioré.")
-    if kind in OPPOSITION_NEEDED and record.opposition_levels.get(target, -1) < improvement.level:
+    if kind in OPPOSITION_NEEDED and opposition_level_for(record, target) < improvement.level:
         reasons.append(
             "Il faut avoir affronté une opposition de niveau au moins égal "
             f"({improvement.level}) pendant l'arc."
@@ -201,15 +241,56 @@ def can_spend(
     return not reasons, reasons
 
 
-SPENDING_MODES = ("training", "hope", "on_receipt")
+SPENDING_MODES = ("training", "hope", "on_receipt", "special_state")
+SPENDING_MODE_LABELS: Mapping[str, str] = {
+    "training": "à l'entraînement",
+    "hope": "point d'espoir",
+    "on_receipt": "à la réception",
+    "special_state": "état spécial",
+}
 
 
 def needs_training_time(mode: str) -> bool:
-    """Reading (§10): XP spent with a hope point or right when received takes no training time;
-    spent in training during an ellipse it does (§11)."""
+    """Reading (§10): XP spent with a hope point, right when received or, in a special state, as
+    leftover experience distributed (§7) takes no training time; spent in training during an
+    ellipse it does (§11)."""
     if mode not in SPENDING_MODES:
         raise RuleError.single(
             "mode",
-            "L'expérience se dépense à l'entraînement, avec un point d'espoir ou à la réception.",
+            "L'expérience se dépense à l'entraînement, avec un point d'espoir, à la réception "
+            "ou dans un état spécial.",
         )
     return mode == "training"
+
+
+def just_received(*, last_arc_paid: bool, paid_arc_is_current: bool) -> bool:
+    """Reading (§10) of "right when it is received": from the moment the last closed arc's award
+    is paid until the next arc begins."""
+    return last_arc_paid and paid_arc_is_current
+
+
+def spend_hope_for_xp(morale: Morale, key: str) -> Transition:
+    """Spend the hope point that pays for spending XP now (§10). Reading: it is the character's
+    own hope (personal, §6), never the group's Moral; the Moral's rules spend it (an event for the
+    table's log)."""
+    return spend_hope(morale, key, PERSONAL)
+
+
+def spending_now_refusals(
+    mode: str, *, personal_hope: int, received_now: bool, state: str | None
+) -> list[str]:
+    """Return, in French, why XP may not be spent now in `mode` (empty: it may). §10: with a hope
+    point (the character's own, Reading) or right when it is received; §7: in a special state
+    (Zone, Acharnement, Flamboyance, Apaisement) leftover experience may be distributed."""
+    if needs_training_time(mode):
+        return ["Dépensez avec un point d'espoir, à la réception ou dans un état spécial."]
+    if mode == "hope" and personal_hope < 1:
+        return ["Il faut un point d'espoir personnel pour dépenser ainsi."]
+    if mode == "on_receipt" and not received_now:
+        return ["L'expérience se dépense à la réception seulement juste après la fin d'un arc."]
+    if mode == "special_state" and state not in SPECIAL_STATES:
+        return [
+            "L'expérience restante se répartit seulement dans un état spécial (Zone, "
+            "Acharnement, Flamboyance ou Apaisement)."
+        ]
+    return []

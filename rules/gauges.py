@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rules.errors import RuleError
+
 
 @dataclass(frozen=True)
 class Gauge:
@@ -27,9 +29,14 @@ def full_gauge(maximum: int) -> Gauge:
     return Gauge(maximum=maximum, current=maximum)
 
 
-def take_damage(gauge: Gauge, amount: int) -> Gauge:
-    """Return the gauge after `amount` damage. Reading (§3): ephemeral points absorb it first;
-    reaching 0 puts the gauge in péril and clears `stabilised` (§3, §8)."""
+def take_damage(gauge: Gauge, amount: int, serious: int = 0) -> Gauge:
+    """Return the gauge after `amount` damage, `serious` of it serious wounds. Reading (§3):
+    ephemeral points absorb it first; serious wounds are scars, each adds one (never more than the
+    damage dealt); reaching 0 puts the gauge in péril and clears `stabilised` (§3, §8)."""
+    if serious < 0 or serious > max(amount, 0):
+        raise RuleError.single(
+            "scars", "Les blessures graves ne peuvent dépasser les dégâts infligés."
+        )
     absorbed = min(gauge.ephemeral, max(amount, 0))
     rest = max(amount, 0) - absorbed
     current = max(gauge.current - rest, 0)
@@ -38,6 +45,7 @@ def take_damage(gauge: Gauge, amount: int) -> Gauge:
         gauge,
         ephemeral=gauge.ephemeral - absorbed,
         current=current,
+        scars=gauge.scars + serious,
         stabilised=gauge.stabilised and not fell,
         peril=gauge.peril or fell,
     )

@@ -440,6 +440,9 @@ CREATION_COSTS: Mapping[str, int] = MappingProxyType(
         "characteristic": 1,
         "skill": 2,
         "language": 2,  # Reading §2: languages bought like a skill.
+        # Reading §2: Vrai Primordial "possède sa propre base d'achat" and is « extrêmement
+        # difficile à apprendre »: its own base, twice a language's (+1 = 4), `language_cost`.
+        "true_primordial": 4,
         "expertise": 1,
         "combativeness": 5,
         "founding_class": 3,

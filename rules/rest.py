@@ -76,6 +76,11 @@ class RestResult:
     resilience_refilled: bool
     full_rest: bool
 
+    def resilience_points(self, points: int, score: int) -> int:
+        """Return the Résilience points after the rest: all of them back (the Résilience score)
+        after a rest with no scars and no wounds (§1, §4), else unchanged."""
+        return score if self.resilience_refilled else points
+
 
 def rest(
     gauges: Mapping[str, Gauge],

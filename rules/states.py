@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from rules import reference as ref
 from rules.check import Breakdown, Check
 from rules.errors import RuleError
+from rules.french import plural
 from rules.gauges import Gauge
 
 ZONE, FURY, BLAZE, SERENITY, COMEDOWN = "zone", "fury", "blaze", "serenity", "comedown"
@@ -62,6 +63,16 @@ def may_enter(
         BLAZE: spent_hope and galvanized,
         SERENITY: calm,
     }.get(state, False)
+
+
+def roll_state(state: str | None, *, fury: bool) -> str | None:
+    """Return the special state a roll is made in. Reading (§5, §7): the despair option « enter
+    Acharnement » (a despair point spent under stress) enters it before the roll, so the roll
+    itself is made in Acharnement (+1 surpuissance die, Agonie ignored) and the state stays after
+    it; without it, the character's own state."""
+    if fury and may_enter(FURY, spent_despair=True):
+        return FURY
+    return state
 
 
 @dataclass(frozen=True)
@@ -147,12 +158,37 @@ def avoid_cost(aggravation: int) -> int:
     return aggravation
 
 
+def pay_resilience(points: int, aggravation: int, name: str = "Le personnage") -> int:
+    """Return the Résilience points left once the victim of a critical avoids its effect: 1 point
+    per Aggravation level (§1, §8), refused in French when it has too few."""
+    cost = avoid_cost(aggravation)
+    if points < cost:
+        raise RuleError.single(
+            "mode",
+            f"{name} n'a que {points} {plural(points, 'point', 'points')} de Résilience ; "
+            f"il en faut {cost} (Aggravation {aggravation}).",
+        )
+    return points - cost
+
+
+def pay_impact(points: int, dice: int, name: str = "Le personnage") -> int:
+    """Return the Impact points left once `dice` surpuissance dice are bought, one point each
+    (§1, §5), refused in French when it has too few."""
+    if dice < 0:
+        raise RuleError.single("impact", "Le nombre de points d'Impact dépensés est positif.")
+    if dice > points:
+        raise RuleError.single(
+            "impact", f"{name} n'a que {points} {plural(points, 'point', 'points')} d'Impact."
+        )
+    return points - dice
+
+
 def aggravation_effect(fragility: int, die: int) -> ref.AggravationEffect:
     """Return the Aggravation table's effect for the victim's Fragilité and a d10 (or the Conteur's
     choice of face)."""
     if not 1 <= die <= 10:
         raise RuleError.single("die", "Le dé d'Aggravation doit être compris entre 1 et 10.")
-    row = ref.AGGRAVATION_TABLE[min(max(fragility, 0), 5)]
+    row = ref.AGGRAVATION_TABLE[aggravation_row(fragility)]
     return next(effect for effect in row if effect.low <= die <= effect.high)
 
 
@@ -239,6 +275,27 @@ def apply_peril(gauge: Gauge, breakdown: Breakdown) -> Gauge:
 def agony_at_zero(agony: int) -> int:
     """Reaching 0 Vitalité gives 1 Agonie if there is none (§8)."""
     return max(agony, 1)
+
+
+def agony_after_hit(agony: int, before: Gauge, after: Gauge) -> int:
+    """Return the Agonie after a hit on Vitalité (§8): reaching 0 from above gives 1 if there is
+    none (`agony_at_zero`); a hit that leaves it above 0, or one taken already at 0, changes
+    nothing (the turns at 0 add theirs, `agony_after_turn`)."""
+    if after.current == 0 and before.current > 0:
+        return agony_at_zero(agony)
+    return agony
+
+
+def aggravation_row(fragility: int) -> int:
+    """Return the Aggravation table's row for a Fragilité (§8): rows 0..5, the last one (death)
+    for 5 and above."""
+    return min(max(fragility, 0), 5)
+
+
+def full_turn_at_zero(fell_in_turn: int, turn: int) -> bool:
+    """Reading (§8): a turn at 0 Vitalité is full when the combatant was already at 0 when it
+    began — not the turn it fell in."""
+    return fell_in_turn < turn
 
 
 def agony_after_turn(agony: int, vitality: Gauge) -> int:

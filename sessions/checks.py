@@ -17,7 +17,7 @@ from rules import morale as rules_morale
 from rules import reference
 from rules import sheet as rules_sheet
 from rules import states as rules_states
-from rules.check import Check, combined_skill, hope_substitute
+from rules.check import Check, combined_skill, hope_substitute, morale_points
 from rules.errors import RuleError
 from rules.gauges import Gauge
 from sessions.errors import violation
@@ -73,12 +73,27 @@ class RollRequest:
     injuries: tuple[int, ...] = ()  # the roller's injuries that hinder this roll (§8)
 
     @property
+    def morale_points(self) -> tuple[int, int]:
+        """The (hope, despair) points the declared options cost, by the rules engine (§5)."""
+        try:
+            return morale_points(
+                hope=self.hope,
+                cancel_critical_failure=self.cancel_critical_failure,
+                substitute=self.substitute,
+                narrow_success=self.narrow_success,
+                fury=self.fury,
+                fortune_fate=self.fortune_fate,
+            )
+        except RuleError as error:
+            raise rule_error_to_validation_error(error) from error
+
+    @property
     def hope_points(self) -> int:
-        return self.hope + int(self.cancel_critical_failure) + int(self.substitute)
+        return self.morale_points[0]
 
     @property
     def despair_points(self) -> int:
-        return int(self.narrow_success) + int(self.fury) + int(self.fortune_fate)
+        return self.morale_points[1]
 
     def to_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)

@@ -13,9 +13,11 @@ from typing import Any
 from django.utils.translation import ngettext
 
 from characters.models import Character
+from characters.services import rule_error_to_validation_error
 from rules import reference
 from rules import states as rules_states
 from rules.check import CRITICAL_FAILURE, CRITICAL_SUCCESS, RandomSource, system_rng
+from rules.errors import RuleError
 from sessions.checks import condition_of
 from sessions.errors import rule_call, violation
 from sessions.injuries import is_lasting
@@ -69,24 +71,12 @@ def critical_suffered(
     details: dict[str, Any] = {"aggravation": condition.aggravation, "mode": mode}
     if mode == RESILIENCE:
         cost = rules_states.avoid_cost(condition.aggravation)
-        if character.resilience_points < cost:
-            raise violation(
-                "mode",
-                ngettext(
-                    "%(name)s n'a que %(n)d point de Résilience ; il en faut %(cost)d "
-                    "(Aggravation %(aggravation)d).",
-                    "%(name)s n'a que %(n)d points de Résilience ; il en faut %(cost)d "
-                    "(Aggravation %(aggravation)d).",
-                    character.resilience_points,
-                )
-                % {
-                    "name": character.name,
-                    "n": character.resilience_points,
-                    "cost": cost,
-                    "aggravation": condition.aggravation,
-                },
+        try:
+            changes["resilience_points"] = rules_states.pay_resilience(
+                character.resilience_points, condition.aggravation, character.name
             )
-        changes["resilience_points"] = character.resilience_points - cost
+        except RuleError as error:
+            raise rule_error_to_validation_error(error) from error
         summary = ngettext(
             "%(name)s subit un critique (Aggravation %(aggravation)d) et dépense %(cost)d point "
             "de Résilience pour l'éviter.",

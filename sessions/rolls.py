@@ -13,15 +13,16 @@ from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import ngettext
 
 from campaigns.models import Arc, ArcStatus, Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
+from characters.services import rule_error_to_validation_error
 from rules import morale as rules_morale
 from rules import reference
 from rules import states as rules_states
 from rules.check import RandomSource
+from rules.errors import RuleError
 from sessions.checks import PreparedCheck, RollRequest, characteristic_label, skill_label
 from sessions.errors import rule_call, violation
 from sessions.models import Roll, Visibility
@@ -112,23 +113,15 @@ def roll_costs(
     changes: dict[int, dict[str, Any]] = {}
     state = None
     if character is not None and request.impact:
-        if request.impact > character.impact_points:
-            raise violation(
-                "impact",
-                ngettext(
-                    "%(name)s n'a que %(n)d point d'Impact.",
-                    "%(name)s n'a que %(n)d points d'Impact.",
-                    character.impact_points,
-                )
-                % {"name": character.name, "n": character.impact_points},
-            )
-        changes.setdefault(character.pk, {})["impact_points"] = (
-            character.impact_points - request.impact
-        )
+        try:
+            left = rules_states.pay_impact(character.impact_points, request.impact, character.name)
+        except RuleError as error:
+            raise rule_error_to_validation_error(error) from error
+        changes.setdefault(character.pk, {})["impact_points"] = left
     if request.fury:
-        if not rules_states.may_enter(rules_states.FURY, spent_despair=True):
+        state = rules_states.roll_state(None, fury=True)
+        if state != rules_states.FURY:
             raise violation("fury", "Impossible d'entrer en Acharnement.")
-        state = rules_states.FURY
         changes.setdefault(character.pk, {})["special_state"] = SpecialState.FURY
     return changes, state
 

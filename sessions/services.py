@@ -24,6 +24,7 @@ from django.utils import timezone
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
+from rules import experience as rules_xp
 from rules import morale as rules_morale
 from rules import reference
 from rules import states as rules_states
@@ -31,7 +32,7 @@ from rules.check import CRITICAL_FAILURE, RandomSource, roll_check
 from rules.french import de
 from sessions import consequences, morale, rolls, writes
 from sessions.checks import PreparedCheck, RollRequest, check_prepare
-from sessions.errors import violation
+from sessions.errors import rule_call, violation
 from sessions.injuries import injury_effect, roller_injuries
 from sessions.models import (
     Injury,
@@ -301,6 +302,43 @@ def morale_change(
     )
 
 
+def table_lock(*, campaign_id: int) -> None:
+    """Take the table's one lock (the campaign's Moral row) for a write made outside the table
+    that will spend Moral points: taken before any sheet, in the order the table's writes take
+    their locks."""
+    writes.lock_pool(campaign_id)
+
+
+@transaction.atomic
+def morale_hope_spend_for_xp(*, campaign_id: int, character_id: int, by, label: str) -> TableEvent:
+    """Spend the hope point that pays for spending XP now (§10): the character's own hope
+    (Reading, `rules.experience.spend_hope_for_xp`), through the Moral's rules, and logged in the
+    table's log like every Moral move. Refused (ValidationError) without a personal hope point
+    or for a character outside the group."""
+    pool = writes.lock_pool(campaign_id)
+    members = writes.lock_members(campaign_id)
+    character = morale.member_character(members, character_id, "mode")
+    key = morale.member_keys(members)[character.pk]
+    before = morale.morale_of(pool, members)
+    after, events = rule_call(lambda: rules_xp.spend_hope_for_xp(before, key))
+    writes.morale_write(pool=pool, after=after, characters=members, by=by)
+    return writes.log_morale(
+        campaign_id=campaign_id,
+        by=by,
+        character=character,
+        pool=pool,
+        move={
+            "action": morale.SPEND_HOPE,
+            "character": key,
+            "source": morale.PERSONAL,
+            "taker": None,
+            "for": "xp",
+        },
+        events=events,
+        summary=" ".join(e.message for e in events) + f" Expérience dépensée : {label}.",
+    )
+
+
 # --- consequences of a roll and healed injuries (§5, §8, §14) ---------------------------------
 
 
@@ -380,7 +418,7 @@ def _critical_apply(
         injury = Injury.objects.create(
             campaign_id=roll.campaign_id,
             character=character,
-            row=min(character.fragility, 5),
+            row=rules_states.aggravation_row(character.fragility),
             effect=critical.injury.key,
             roll=roll,
         )

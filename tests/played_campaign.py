@@ -27,7 +27,7 @@ class Played:
 
 
 def played_campaign_seed() -> Played:
-    campaign = demo_seed()
+    campaign = demo_seed(story=False)  # the thin demo: this campaign plays its own story
     storyteller = campaign.memberships.get(role="storyteller").user
     characters = list(Character.objects.filter(campaign=campaign).order_by("pk"))
     players = [c.owner for c in characters]

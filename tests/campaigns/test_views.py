@@ -99,7 +99,7 @@ def test_the_dashboard_shows_members_arc_next_session_and_the_moral_placeholder(
         "aelis",
         "brann",
         "Le phare éteint",
-        "Le Moral du groupe apparaîtra ici",
+        "Ni espoir ni désespoir pour l",  # the Moral card, empty before any play
     ):
         assert text in body
     next_card = body.split("Prochaine séance")[1].split("</section>")[0]

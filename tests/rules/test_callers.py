@@ -32,7 +32,6 @@ WIRED_LATER_MODULES = frozenset({"magic"})
 # engine function the app does call (public because its tests read it); the others are rules no
 # page, service or task plays yet.
 NOT_WIRED_YET: dict[str, str] = {
-    "check.Breakdown": "engine-internal: roll_check's result (sessions stores its to_dict())",
     "check.chain_starters": "engine-internal: a step of roll_check",
     "check.check_violations": "engine-internal: Check's own validation",
     "check.classify": "engine-internal: a step of roll_check",
@@ -43,21 +42,19 @@ NOT_WIRED_YET: dict[str, str] = {
     "cli.main": "the `python -m rules` command line (rules/__main__.py), not the site",
     "creation.CostLine": "engine-internal: the lines of CreationReport (characters/creation.py)",
     "creation.characteristic_maximum": "engine-internal: §1 maximum, checked by evaluate",
+    "creation.language_cost": "engine-internal: the language lines of evaluate (the wizard's)",
     "ellipse.Advanced": "engine-internal: advance()'s result (progression/advances.py)",
     "ellipse.Completion": "engine-internal: advance()'s result (progression/advances.py)",
+    "ellipse.EllipseRest": "engine-internal: ellipse_rest()'s result (progression/advances.py)",
+    "ellipse.exhaustion_after_rest_days": "engine-internal: the minor-ellipse rest of ellipse_rest",
+    "ellipse.threshold_reductions": "engine-internal: the Fragilité lowered by ellipse_rest",
     "errors.RuleViolation": "engine-internal: what RuleError carries (translated by services)",
     "errors.check_range": "engine-internal: used by sheet.play_violations",
     "experience.AwardLine": "engine-internal: the lines of award()'s Award",
     "experience.checklist_violations": "engine-internal: award() checks the checklist with it",
-    "experience.needs_training_time": (
-        "to wire: progression/experience.py SPENDING_NOW restates this §10 reading (no item yet)"
-    ),
-    "combat.reactive_confrontation": "§13 reactive confrontation: the combat issue's attack flow",
-    "combat.forced_regeneration": "§13 forced regeneration: the combat issue's end-of-turn step",
-    "combat.duel_aggravations": "§5 player against player: the combat issue's attack flow",
-    "combat.riposte_possible": "§8 riposte after a defensive critical: the attack flow",
-    "gauges.annul": "§8 annulation: the combat issue's attack flow",
-    "gauges.resist": "§8 résistance: the combat issue's attack flow",
+    "experience.opposition_level_for": "engine-internal: can_spend's opposition condition",
+    "experience.improvement_maximum": "engine-internal: the caps raised() applies",
+    "combat.Blow": "engine-internal: blow()'s result (sessions/combat_blows.py)",
     "gauges.full_gauge": "no caller: a gauge at its maximum; the sheet stores its own (no item)",
     "odds.Odds": "engine-internal: check_odds's result (characters/sheet.py, sessions)",
     "odds.TableRow": "engine-internal: odds_table's rows",
@@ -82,12 +79,10 @@ NOT_WIRED_YET: dict[str, str] = {
     "sheet.premice_violations": "engine-internal: used by Premices and play_violations",
     "sheet.score": "engine-internal: used by column_score and row_score",
     "states.add_exhaustion": "to wire: nothing at the table gives Épuisement yet (no item yet)",
-    "states.agony_after_turn": "§8 Agonie per turn at 0: the combat issue's turn loop",
-    "states.apply_peril": "§8 péril at each turn start: the combat issue's turn loop",
-    "states.peril_check": "§8 péril at each turn start: the combat issue's turn loop",
-    "states.unconscious_turns": "§8 unconscious turns after a critical: the combat issue",
-    "states.nonlethal_against_agony": "§8 non-lethal attacks: the combat issue's attack flow",
-    "states.exhaustion_recovered": "to wire: a rest of several days (an ellipse's) (no item yet)",
+    "states.agony_at_zero": "engine-internal: agony_after_hit's first Agonie point",
+    "states.exhaustion_recovered": (
+        "engine-internal: ellipse_rest's minor-ellipse rest (progression/advances.py)"
+    ),
     "states.fortune_for_all": "to wire: the §5 despair option, 1 Fortune to every character (no item yet)",
 }
 

@@ -79,7 +79,8 @@ def test_over_budget_and_other_errors_are_listed_not_raised():
         "budget",
     }
     budget = next(e for e in report.errors if e.field == "budget")
-    assert budget.message == "Le budget de création est dépassé de 20 points (70 dépensés sur 50)."
+    # Skills 60, Primordial 2 × 2, Vrai Primordial 3 × 4 (its own purchase base, §2) = 76.
+    assert budget.message == "Le budget de création est dépassé de 26 points (76 dépensés sur 50)."
     for error in report.errors:
         assert error.message[0].isupper() and error.message.endswith(".")
 
