@@ -45,6 +45,7 @@ class DefenceOption:
     characteristic: int
     available: bool
     note: str = ""
+    source: str = ""  # what gave `characteristic`: "vigor", "armour", "strength", "agility"…
 
 
 def defence_options(
@@ -60,36 +61,97 @@ def defence_options(
     """Return the three defences (§13), each paid with a Finesse point, with the characteristic
     it uses here (the best the character may choose) and whether it is possible."""
     block_values = (
-        [vigor] + ([armour] if armour is not None else []) + ([strength] if shield else [])
+        [("vigor", vigor)]
+        + ([("armour", armour)] if armour is not None else [])
+        + ([("strength", strength)] if shield else [])
     )
-    dodge = min(agility, perception) if attack.hidden else agility
-    parry = min(strength, agility) if attack.ranged else agility
+    block_source, block = max(block_values, key=lambda pair: pair[1])
+    dodge = min(("agility", agility), ("perception", perception), key=lambda pair: pair[1])
+    parry = min(("strength", strength), ("agility", agility), key=lambda pair: pair[1])
+    dodge_source, dodge_value = dodge if attack.hidden else ("agility", agility)
+    parry_source, parry_value = parry if attack.ranged else ("agility", agility)
     return [
         DefenceOption(
             "block",
             "Blocage",
             ("rigidite",),
-            max(block_values),
+            block,
             available=True,
             note="Encaisse la pleine puissance du coup : risque de blessures graves.",
+            source=block_source,
         ),
         DefenceOption(
             "dodge",
             "Esquive",
             ("adresse",),
-            dodge,
+            dodge_value,
             available=True,
             note="Ne fait qu'atténuer une explosion." if attack.exploded else "",
+            source=dodge_source,
         ),
         DefenceOption(
             "parry",
             "Parade",
             ("bagarre", "melee"),
-            parry,
+            parry_value,
             available=not attack.exploded,
             note="Impossible contre une explosion." if attack.exploded else "",
+            source=parry_source,
         ),
     ]
+
+
+def defence_check(
+    option: DefenceOption, attack_total: int, *, skill: int = 0, complexity: int = 0
+) -> Check:
+    """Reading (§13): a defence is a check with the option's skill and characteristic whose
+    difficulty is the attack roll's total; it succeeds on a tie, as every check (§5)."""
+    return Check(
+        skill=skill,
+        complexity=complexity,
+        characteristic=option.characteristic,
+        difficulty=attack_total,
+    )
+
+
+def finesse_points_for_turn(finesse: int) -> int:
+    """Finesse points are all regained at each new combat turn (§1): the Finesse score."""
+    return max(finesse, 0)
+
+
+def damage_bonus(column_score: int, *, nonlethal: bool) -> int:
+    """Reading (§1, §8): an attack's damage bonus is the attacker's column score for the gauge
+    it hits (Corps: Vitalité, Âme: Énergie, Esprit: Confiance); non-lethal attacks get none."""
+    return 0 if nonlethal else column_score
+
+
+BLOCK, DODGE, PARRY, NO_DEFENCE = "block", "dodge", "parry", "none"
+
+
+@dataclass(frozen=True)
+class Blow:
+    """What a blow does once defended: damage to the gauge and how many of them are scars."""
+
+    damage: int
+    scars: int
+    avoided: bool  # the defence stopped it (no damage at all)
+    halved: bool = False  # an Esquive that only mitigated an explosion
+
+
+def blow(*, damage: int, defence: str, defended: bool, exploded: bool, nonlethal: bool) -> Blow:
+    """Resolve one blow (§8, §13) from its `damage` (base + bonus, after the target's annulation
+    and résistance: `rules.gauges.annul`, `rules.gauges.resist`) and the defence's outcome.
+
+    Reading: a successful Parade or Blocage stops the blow; a successful Esquive too, except
+    against an explosion, which it only mitigates (§13): half the damage, rounded down. A failed
+    Blocage takes the full blow: all its damage are serious wounds (scars), except from a
+    non-lethal attack, which gives no scars (§8). Other hits give no scars."""
+    halved = defended and defence == DODGE and exploded
+    if defended and not halved:
+        return Blow(0, 0, avoided=True)
+    dealt = max(damage, 0) // 2 if halved else max(damage, 0)
+    scars = dealt if defence == BLOCK and not defended and not nonlethal else 0
+    return Blow(dealt, scars, avoided=False, halved=halved)
 
 
 def reactive_confrontation(
@@ -98,6 +160,29 @@ def reactive_confrontation(
     """Return (damage dealt by the winner, by the loser): neither defends; the winner deals full
     damage, the loser half (rounded down) if still conscious (§13)."""
     return winner_damage, (loser_damage // 2 if loser_conscious else 0)
+
+
+def attacker_wins_confrontation(attack_total: int, reply_total: int) -> bool:
+    """Reading (§13): in a reactive confrontation the higher total wins, the attacker on a tie."""
+    return attack_total >= reply_total
+
+
+def attack_missed(*, succeeded: bool, critical_failure: bool) -> bool:
+    """Reading (§5, §13): an attack whose check fails, or fails critically, misses: no defence is
+    asked and no damage dealt."""
+    return not succeeded or critical_failure
+
+
+def sheet_annulation() -> int:
+    """Reading (§8): a character's sheet has no annulation (an NPC's is its stat block's)."""
+    return 0
+
+
+def sheet_resistance(column_score: int) -> int:
+    """Reading (§1, §8): a character resists with the column score of the gauge hit (Corps
+    against Vitalité, Âme against Énergie, Esprit against Confiance); an NPC with its stat
+    block's résistance."""
+    return max(column_score, 0)
 
 
 GRAPPLES = {

@@ -77,6 +77,21 @@ urlpatterns = [
         name="encounter-delay",
     ),
     path(
+        IN_CAMPAIGN + "encounters/<int:pk>/attacks/",
+        combat_api.EncounterAttacks.as_view(),
+        name="encounter-attacks",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/defence/",
+        combat_api.AttackDefence.as_view(),
+        name="encounter-defence",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/regeneration/",
+        combat_api.EncounterRegeneration.as_view(),
+        name="encounter-regeneration",
+    ),
+    path(
         IN_CAMPAIGN + "encounters/<int:pk>/end/",
         combat_api.EncounterEnd.as_view(),
         name="encounter-end",

@@ -30,11 +30,11 @@ from django.utils.translation import gettext_noop
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character
-from characters.sheet import characteristics
 from rules import combat as rules_combat
-from rules import sheet as rules_sheet
 from rules.check import RandomSource, roll_check
 from sessions import writes
+from sessions.combat_harm import block_finesse, character_finesse, npc_profile
+from sessions.combat_turns import round_ends as _round_ends
 from sessions.errors import violation
 from sessions.models import (
     Combatant,
@@ -84,34 +84,6 @@ class AlreadyRolled(ValidationError):
         super().__init__(
             {"encounter": [_("L'initiative est déjà lancée : passez à l'action suivante.")]}
         )
-
-
-# --- Finesse, as the sheet computes it (§1, §5) -----------------------------------------------
-
-
-def block_finesse(block: StatBlock) -> int:
-    """The stat block's Finesse score: floor of the mean of Agilité, Perception, Sagesse (§1)."""
-    chars = rules_sheet.Characteristics(
-        agility=block.agility, perception=block.perception, wisdom=block.wisdom
-    )
-    return rules_sheet.row_score(chars, "finesse")
-
-
-def character_finesse(character: Character) -> int:
-    return rules_sheet.row_score(characteristics(character), "finesse")
-
-
-def block_defences(block: StatBlock) -> list[rules_combat.DefenceOption]:
-    """The three defences (§13) against a normal attack, with the characteristic each uses."""
-    return rules_combat.defence_options(
-        rules_combat.Attack(),
-        strength=block.strength,
-        vigor=block.vigor,
-        agility=block.agility,
-        perception=block.perception,
-        armour=block.armour,
-        shield=block.shield,
-    )
 
 
 # --- locks, permissions and the log ------------------------------------------------------------
@@ -272,6 +244,7 @@ def combatants_add(
                 combativeness=one.combativeness,
                 hidden=one.hidden,
                 idempotency_key=idempotency_key[:64],
+                profile={} if one.character is not None else npc_profile(one.stat_block),
             )
         )
     lines = Lines([], [])
@@ -358,6 +331,7 @@ def _initiative(combatant: Combatant, rng: RandomSource | None) -> None:
     breakdown = roll_check(rules_combat.initiative_check(combatant.finesse), rng)
     combatant.initiative = breakdown.total
     combatant.initiative_breakdown = breakdown.to_dict()
+    combatant.finesse_points = rules_combat.finesse_points_for_turn(combatant.finesse)
 
 
 def round_order(combatants: list[Combatant]) -> list[dict[str, int]]:
@@ -424,7 +398,8 @@ def initiative_roll(
     for combatant in fighting:
         _initiative(combatant, rng)
     Combatant.objects.bulk_update(
-        fighting, ["initiative", "initiative_breakdown", "finesse", "combativeness"]
+        fighting,
+        ["initiative", "initiative_breakdown", "finesse", "combativeness", "finesse_points"],
     )
     encounter.order = round_order(combatants)
     encounter.status, encounter.round, encounter.position = EncounterStatus.RUNNING, 1, 0
@@ -451,6 +426,8 @@ def _running(campaign: Campaign, by, encounter_id: int, turn: int) -> Encounter:
         raise violation("encounter", _("Lancez d'abord l'initiative."))
     if turn != encounter.turn:
         raise StaleTurn(encounter.turn)
+    if encounter.pending_attack:
+        raise violation("encounter", _("Une attaque attend sa défense : résolvez-la d'abord."))
     if not is_storyteller(campaign):
         acting = encounter.order[encounter.position]["combatant"]
         owner = (
@@ -473,9 +450,12 @@ def _next_position(encounter: Encounter, by_pk: dict[int, Combatant], start: int
 
 
 @transaction.atomic
-def turn_next(*, campaign: Campaign, by, encounter_id: int, turn: int) -> Encounter:
+def turn_next(
+    *, campaign: Campaign, by, encounter_id: int, turn: int, rng: RandomSource | None = None
+) -> Encounter:
     """End the current action and give the hand to the next combatant still in the fight; past
-    the round's last slot, a new round in a fresh order (without the defeated)."""
+    the round's last slot, the turn's own effects (`sessions.combat_turns`) and a new round in a
+    fresh order (without the defeated)."""
     encounter = _running(campaign, by, encounter_id, turn)
     combatants = _combatants(encounter)
     by_pk = {c.pk: c for c in combatants}
@@ -484,6 +464,7 @@ def turn_next(*, campaign: Campaign, by, encounter_id: int, turn: int) -> Encoun
     lines.add(ending, _("%(name)s termine son action.") % {"name": ending.name})
     position = _next_position(encounter, by_pk, encounter.position + 1)
     if position is None:
+        _round_ends(campaign, by, encounter, combatants, lines, rng)
         order = round_order(combatants)
         if not order:
             raise violation("encounter", _("Plus personne n'est en état de combattre."))

@@ -18,7 +18,7 @@ from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.policy import is_storyteller
 from common.api_errors import ApiErrorSerializer
 from common.api_schema import IDEMPOTENCY_KEY
-from sessions import combat
+from sessions import combat, combat_attacks, combat_turns
 from sessions import combat_selectors as cs
 from sessions import combat_serializers as s
 from sessions.api import TableView
@@ -208,6 +208,28 @@ class EncounterDelay(EncounterNext):
     service = staticmethod(combat.turn_delay)
 
 
+class EncounterRegeneration(EncounterNext):
+    api_descriptions = {
+        "POST": "The acting combatant forces a regeneration (§13): `points` restored to a gauge, "
+        "as many serious wounds added, and the action ends (the Conteur, or the player whose "
+        "character acts). Send the `turn` you read: if it moved since, 409.",
+    }
+    input_serializer_class = s.RegenerationIn
+
+    @extend_schema(responses={200: s.EncounterOut, 409: CONFLICT})
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.RegenerationIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        encounter = self.encounter()
+        combat_turns.regeneration_force(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            **serializer.validated_data,
+        )
+        return self.answer(encounter.pk)
+
+
 class EncounterEnd(CombatView):
     api_descriptions = {"POST": "End the fight (the Conteur); another may then be opened."}
 
@@ -279,3 +301,89 @@ class CombatantReveal(CombatantDetail):
             combatant_id=self._combatant(encounter).pk,
         )
         return self.answer(encounter.pk)
+
+
+class EncounterAttacks(CombatView):
+    api_descriptions = {
+        "POST": "The acting combatant attacks a target (the Conteur, or the player whose "
+        "character acts; a riposte: the defender allowed one). The check is rolled as every "
+        "table roll; the attack then waits for its target's defence (one at a time: another "
+        "is a 409). The same `Idempotency-Key` again answers the same attack (200) instead of "
+        "a new one (201). Send the `turn` you read: if it moved since, 409.",
+    }
+    input_serializer_class = s.AttackIn
+    output_serializer_class = s.AttackOut
+
+    @extend_schema(
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: s.AttackOut, 200: s.AttackOut, 409: CONFLICT},
+    )
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.AttackIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        encounter = self.encounter()
+        turn = data.pop("turn")
+        data["skills"] = tuple(data.get("skills") or ())
+        pending, created = combat_attacks.attack_declare(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            turn=turn,
+            request=combat_attacks.AttackRequest(**data),
+            idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
+        )
+        return Response(self._shown(encounter.pk, pending), status=201 if created else 200)
+
+    def _shown(self, encounter_id: int, attack: dict) -> dict:
+        """The attack with the defences its target may choose, if it is still waiting."""
+        encounter = Encounter.objects.get(pk=encounter_id)
+        tracker = cs.tracker_for_user(
+            campaign=self.campaign, user=self.request.user, encounter=encounter
+        )
+        if (
+            tracker is not None
+            and tracker.pending is not None
+            and tracker.pending.id == attack["id"]
+        ):
+            return s.AttackOut({**tracker.pending_data, "result": None}).data
+        return s.AttackOut({**attack, "defences": []}).data
+
+
+class AttackDefence(CombatView):
+    api_descriptions = {
+        "POST": "The target answers the attack waiting for it (`attack`: its `id`; its player, or "
+        "the Conteur for an "
+        "NPC): `block`, `dodge` or `parry` (one Finesse point, a check against the attack's "
+        "total), `none`, or `reactive` (a reactive confrontation: send the `reply`). The damage, "
+        "criticals and states follow, on the sheet or the NPC. Sending it again for the same "
+        "attack answers the blow already resolved (200); an attack no longer waiting is a 409.",
+    }
+    input_serializer_class = s.DefenceIn
+    output_serializer_class = s.BlowOut
+
+    @extend_schema(responses={201: s.BlowOut, 200: s.BlowOut, 409: CONFLICT})
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.DefenceIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        encounter = self.encounter()
+        reply = data.get("reply")
+        if reply is not None:
+            reply = combat_attacks.Strike(**{**reply, "skills": tuple(reply.get("skills") or ())})
+        result, created = combat_attacks.attack_defend(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            attack_id=data["attack"],
+            request=combat_attacks.DefenceRequest(
+                defence=data["defence"],
+                complexity=data["complexity"],
+                skill_level=data.get("skill_level"),
+                critical=data["critical"],
+                reply=reply,
+            ),
+        )
+        if result.get("visibility") == "hidden" and not is_storyteller(self.campaign):
+            raise Http404
+        return Response(s.BlowOut(result).data, status=201 if created else 200)

@@ -6,6 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules import reference
+from sessions.checks import ROLLED_SKILLS
+from sessions.combat_blows import DEFENCE_LABELS
 from sessions.forms import fresh_key
 from sessions.models import CombatantStatus, StatBlock
 
@@ -88,3 +90,103 @@ class TurnForm(forms.Form):
 
 class StatusForm(forms.Form):
     status = forms.ChoiceField(label=_("État"), choices=CombatantStatus.choices)
+
+
+# --- attacks and defences (§8, §13) ------------------------------------------------------------
+
+CHARACTERISTIC_CHOICES = [
+    (key, reference.LABELS[key]) for key in (*reference.CHARACTERISTICS, *reference.COLUMNS)
+]
+SKILL_CHOICES = [("", _("— aucune —"))] + [(s.key, s.label) for s in ROLLED_SKILLS]
+GAUGE_CHOICES = [
+    ("vitality", _("Vitalité (physique)")),
+    ("energy", _("Énergie (magique)")),
+    ("confidence", _("Confiance (sociale)")),
+]
+
+
+class AttackForm(forms.Form):
+    """An attack by the combatant acting now: its check (§5) and its blow (§8)."""
+
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput, initial=fresh_key)
+    riposte = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    target = forms.TypedChoiceField(label=_("Cible"), coerce=int)
+    characteristic = forms.ChoiceField(
+        label=_("Caractéristique"), choices=CHARACTERISTIC_CHOICES, initial="strength"
+    )
+    skill = forms.ChoiceField(
+        label=_("Compétence"), choices=SKILL_CHOICES, required=False, initial="melee"
+    )
+    complexity = forms.IntegerField(label=_("Complexité"), min_value=0, max_value=20, initial=0)
+    difficulty = forms.IntegerField(label=_("Difficulté"), min_value=0, max_value=200, initial=0)
+    damage = forms.IntegerField(
+        label=_("Dégâts de base"), min_value=0, max_value=10_000, initial=0,
+        help_text=_("Ceux de l'arme ou du sort ; le bonus de colonne s'ajoute."),
+    )  # fmt: skip
+    gauge = forms.ChoiceField(label=_("Type de dégâts"), choices=GAUGE_CHOICES)
+    nonlethal = forms.BooleanField(label=_("Non létale"), required=False)
+    ranged = forms.BooleanField(label=_("À distance"), required=False)
+    hidden = forms.BooleanField(label=_("Dissimulée"), required=False)
+    characteristic_value = forms.IntegerField(
+        label=_("Valeur (PNJ)"), min_value=0, max_value=50, required=False
+    )
+    skill_level = forms.IntegerField(
+        label=_("Niveau de compétence (PNJ)"), min_value=0, max_value=10, required=False
+    )
+
+    def __init__(self, *args, targets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = [(c.pk, c.name) for c in targets]
+
+    def strike(self) -> dict:
+        data = dict(self.cleaned_data)
+        skill = data.pop("skill")
+        for name in ("turn", "idempotency_key"):
+            data.pop(name)
+        return {**data, "skills": (skill,) if skill else ()}
+
+
+class DefenceForm(forms.Form):
+    """The target's answer: a defence, none, or a reactive confrontation (with its reply)."""
+
+    attack = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    defence = forms.ChoiceField(
+        label=_("Défense"), choices=list(DEFENCE_LABELS.items()), widget=forms.RadioSelect
+    )
+    complexity = forms.IntegerField(
+        label=_("Complexité"), min_value=0, max_value=20, initial=0, required=False
+    )
+    skill_level = forms.IntegerField(
+        label=_("Niveau de compétence (PNJ)"), min_value=0, max_value=10, required=False
+    )
+    critical = forms.ChoiceField(
+        label=_("Si un critique est subi"),
+        choices=[("table", _("table d'Aggravation")), ("resilience", _("dépenser la Résilience"))],
+        initial="table",
+        required=False,
+    )
+    reply_characteristic = forms.ChoiceField(
+        label=_("Réplique : caractéristique"),
+        choices=CHARACTERISTIC_CHOICES,
+        initial="strength",
+        required=False,
+    )
+    reply_skill = forms.ChoiceField(
+        label=_("Réplique : compétence"), choices=SKILL_CHOICES, required=False, initial="melee"
+    )
+    reply_damage = forms.IntegerField(
+        label=_("Réplique : dégâts de base"), min_value=0, max_value=10_000, initial=0,
+        required=False,
+    )  # fmt: skip
+    reply_value = forms.IntegerField(
+        label=_("Réplique : valeur (PNJ)"), min_value=0, max_value=50, required=False
+    )
+
+
+class RegenerationForm(forms.Form):
+    """A forced regeneration: it costs the action and leaves as many serious wounds (§13)."""
+
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
+    points = forms.IntegerField(label=_("Points régénérés"), min_value=1, max_value=10_000)

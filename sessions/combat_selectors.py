@@ -16,6 +16,7 @@ from sessions.models import (
     EncounterStatus,
     StatBlock,
     TableEventKind,
+    Visibility,
 )
 
 UPCOMING = 4  # how many of the next slots the tracker names
@@ -48,6 +49,24 @@ class Slot:
 
 
 @dataclass
+class PendingAttack:
+    """An attack waiting for its defence, as the tracker shows it."""
+
+    data: dict
+    attacker: Combatant
+    target: Combatant
+    may_defend: bool = False  # this member answers for the target
+    defences: list = field(default_factory=list)  # sessions.combat_attacks.Offered, with odds
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    def as_dict(self) -> dict:
+        return {**self.data, "defences": self.defences, "result": None}
+
+
+@dataclass
 class Tracker:
     encounter: Encounter
     storyteller: bool
@@ -57,6 +76,16 @@ class Tracker:
     upcoming: list[Slot] = field(default_factory=list)
     may_end_turn: bool = False
     ranked: list[Combatant] = field(default_factory=list)  # by initiative, those in the fight
+    # The attack waiting for its defence, and the last blow, if this member may see them.
+    pending: PendingAttack | None = None
+    last: dict | None = None
+    may_attack: bool = False  # this member plays the combatant acting now
+    targets: list[Combatant] = field(default_factory=list)
+    riposte: tuple[Combatant, Combatant] | None = None  # (who may riposte, against whom)
+
+    @property
+    def pending_data(self) -> dict | None:
+        return self.pending.as_dict() if self.pending is not None else None
 
     @property
     def running(self) -> bool:
@@ -94,7 +123,61 @@ def tracker_for_user(*, campaign: Campaign, user, encounter: Encounter | None) -
     ][:UPCOMING]
     owner = acting.combatant.character.owner_id if acting and acting.combatant.character else None
     tracker.may_end_turn = storyteller or (owner is not None and owner == user.pk)
+    _attacks(tracker, campaign, user, by_pk)
     return tracker
+
+
+def _seen(tracker: Tracker, data: dict) -> bool:
+    return bool(data) and (tracker.storyteller or data.get("visibility") != Visibility.HIDDEN)
+
+
+def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
+    """The pending attack (with the defences and their odds for whoever answers it), the last
+    blow, and whom the acting combatant may attack."""
+    from sessions.combat_attacks import defences_offered
+
+    encounter = tracker.encounter
+    pending = encounter.pending_attack
+    if _seen(tracker, pending):
+        attacker, target = by_pk[pending["attacker"]], by_pk[pending["target"]]
+        owner = target.character.owner_id if target.character_id else None
+        shown = PendingAttack(pending, attacker, target, tracker.storyteller or owner == user.pk)
+        if shown.may_defend:
+            shown.defences = defences_offered(campaign, encounter, target)
+        tracker.pending = shown
+    if _seen(tracker, encounter.last_attack):
+        tracker.last = encounter.last_attack
+    riposte = (encounter.last_attack or {}).get("riposte_for")
+    if riposte in by_pk and not pending and tracker.last is not None:
+        riposter = by_pk[riposte]
+        owner = riposter.character.owner_id if riposter.character_id else None
+        if tracker.storyteller or owner == user.pk:
+            tracker.riposte = (riposter, by_pk[encounter.last_attack["attacker"]])
+    acting = tracker.acting.combatant if tracker.acting is not None else None
+    last = encounter.last_attack or {}
+    attacked = (
+        acting is not None
+        and last.get("attacker") == acting.pk
+        and last.get("slot") == [encounter.round, encounter.position]
+    )
+    tracker.may_attack = (
+        acting is not None
+        and acting.status == CombatantStatus.ACTIVE
+        and tracker.may_end_turn
+        and not pending
+        and not attacked
+    )
+    if tracker.may_attack:
+        # The other side first: a character's opponents are NPCs, an NPC's the characters.
+        tracker.targets = sorted(
+            (
+                c
+                for c in tracker.combatants
+                if c.pk != acting.pk
+                and c.status not in (CombatantStatus.DEAD, CombatantStatus.LEFT)
+            ),
+            key=lambda c: (c.character_id is None) == (acting.character_id is None),
+        )
 
 
 COMBAT_CHANGED = "combat-changed"
@@ -108,8 +191,31 @@ def has_combat_event(events) -> bool:
 def tracker_context(campaign: Campaign, user) -> dict:
     """What the tracker fragment needs (two queries: the open fight, its combatants)."""
     encounter = encounter_open_get(campaign=campaign)
+    tracker = tracker_for_user(campaign=campaign, user=user, encounter=encounter)
     return {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
-        "tracker": tracker_for_user(campaign=campaign, user=user, encounter=encounter),
+        "tracker": tracker,
+        **attack_forms(tracker),
     }
+
+
+def attack_forms(tracker: Tracker | None) -> dict:
+    """The blank attack and defence forms the tracker shows to whoever may use them."""
+    from sessions.combat_forms import AttackForm, DefenceForm, RegenerationForm
+
+    forms: dict = {}
+    if tracker is not None and tracker.may_attack:
+        forms["attack_form"] = AttackForm(
+            initial={"turn": tracker.encounter.turn}, targets=tracker.targets
+        )
+    if tracker is not None and tracker.may_end_turn and tracker.acting and not tracker.pending:
+        forms["regeneration_form"] = RegenerationForm(initial={"turn": tracker.encounter.turn})
+    if tracker is not None and tracker.riposte is not None:
+        forms["riposte_form"] = AttackForm(
+            initial={"turn": tracker.encounter.turn, "riposte": True},
+            targets=[tracker.riposte[1]],
+        )
+    if tracker is not None and tracker.pending is not None and tracker.pending.may_defend:
+        forms["defence_form"] = DefenceForm(initial={"attack": tracker.pending.id})
+    return forms

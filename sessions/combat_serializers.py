@@ -8,7 +8,11 @@ from rest_framework import serializers
 from campaigns.serializers import _name, _text
 from common import api_fields
 from rules import reference
+from sessions import consequences
+from sessions.checks import CHARACTERISTIC_KEYS, ROLLED_SKILLS
 from sessions.combat import MAX_COPIES, block_finesse
+from sessions.combat_attacks import GAUGE_KINDS
+from sessions.combat_blows import DEFENCE_LABELS
 from sessions.models import CombatantStatus, EncounterStatus, StatBlock
 
 ID = {"min_value": 1, "max_value": 2**63 - 1}
@@ -167,6 +171,10 @@ class CombatantOut(serializers.Serializer):
     hidden = serializers.BooleanField()
     status = CombatantStatusField()
     initiative = serializers.IntegerField(allow_null=True)
+    finesse_points = serializers.IntegerField(help_text="Points de Finesse restants ce tour.")
+    agony = serializers.IntegerField(help_text="Agonie d'un PNJ (un personnage : sa fiche).")
+    aggravation = serializers.IntegerField(help_text="Aggravation d'un PNJ.")
+    unconscious_turns = serializers.IntegerField(help_text="Tours d'inconscience restants.")
 
 
 class SlotOut(serializers.Serializer):
@@ -186,6 +194,149 @@ class EncounterSummaryOut(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
+# --- attacks and defences (§8, §13) ------------------------------------------------------------
+
+ROLLED_SKILL_KEYS = [s.key for s in ROLLED_SKILLS]
+
+
+class StrikeIn(serializers.Serializer):
+    """An attack's check (§5) and its blow: a character's values come from its sheet; an NPC's
+    `characteristic_value` and `skill_level` are the Conteur's."""
+
+    characteristic = serializers.ChoiceField(choices=list(CHARACTERISTIC_KEYS))
+    skills = serializers.ListField(
+        child=serializers.ChoiceField(choices=ROLLED_SKILL_KEYS),
+        required=False,
+        default=list,
+        max_length=3,
+    )
+    complexity = serializers.IntegerField(min_value=0, max_value=20, default=0)
+    difficulty = serializers.IntegerField(min_value=0, max_value=200, default=0)
+    boon = serializers.IntegerField(min_value=0, max_value=20, default=0)
+    bane = serializers.IntegerField(min_value=0, max_value=20, default=0)
+    damage = serializers.IntegerField(
+        min_value=0, max_value=10_000, default=0, help_text="Dégâts de base (arme, sort…)."
+    )
+    gauge = serializers.ChoiceField(
+        choices=[(gauge, reference.LABELS[gauge]) for gauge in GAUGE_KINDS],
+        default="vitality",
+        help_text="La constitution visée : vitality (physique), energy (magique), "
+        "confidence (sociale).",
+    )
+    characteristic_value = serializers.IntegerField(
+        min_value=0, max_value=50, required=False, allow_null=True, default=None
+    )
+    skill_level = serializers.IntegerField(
+        min_value=0, max_value=10, required=False, allow_null=True, default=None
+    )
+
+
+class AttackIn(StrikeIn):
+    turn = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="L'étape lue (`turn` du combat)."
+    )
+    target = serializers.IntegerField(**ID, help_text="Le combattant visé.")
+    nonlethal = api_fields.BooleanField(default=False, help_text="Attaque non létale (§8).")
+    ranged = api_fields.BooleanField(default=False, help_text="Arme à distance.")
+    hidden = api_fields.BooleanField(default=False, help_text="Attaque dissimulée.")
+    riposte = api_fields.BooleanField(
+        default=False, help_text="La riposte du défenseur après une défense critique (§8)."
+    )
+
+
+@extend_schema_field(
+    {"type": "string", "enum": [consequences.TABLE, consequences.RESILIENCE]},
+    component_name="CriticalMode",
+)
+class CriticalModeField(serializers.ChoiceField):
+    """How a critical suffered is paid (the same choice as a consequence's `mode`)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=[consequences.TABLE, consequences.RESILIENCE], **kwargs)
+
+
+class DefenceIn(serializers.Serializer):
+    attack = api_fields.TextField(
+        max_length=64, help_text="L'`id` de l'attaque qui attend (`pending_attack`)."
+    )
+    defence = serializers.ChoiceField(choices=list(DEFENCE_LABELS))
+    complexity = serializers.IntegerField(min_value=0, max_value=20, default=0)
+    skill_level = serializers.IntegerField(
+        min_value=0,
+        max_value=10,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Le niveau d'un PNJ dans la compétence de la défense.",
+    )
+    critical = CriticalModeField(
+        default=consequences.TABLE,
+        help_text="Un critique subi : table d'Aggravation, ou Résilience dépensée.",
+    )
+    reply = StrikeIn(
+        required=False, allow_null=True, default=None, help_text="Confrontation : la réplique."
+    )
+
+
+class OfferedOut(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    characteristic = serializers.IntegerField()
+    skill = serializers.CharField()
+    skill_level = serializers.IntegerField()
+    available = serializers.BooleanField()
+    note = serializers.CharField()
+    success = serializers.FloatField(allow_null=True, help_text="Chance de réussite exacte.")
+    source = serializers.CharField(help_text="D'où vient la caractéristique : vigor, armour…")
+
+
+class AggravationOut(serializers.Serializer):
+    attacker = serializers.IntegerField()
+    defender = serializers.IntegerField()
+
+
+class BlowOut(serializers.Serializer):
+    """A resolved attack: the defence, the damage each side took, criticals, riposte."""
+
+    id = serializers.CharField()
+    attacker = serializers.IntegerField()
+    target = serializers.IntegerField()
+    roll = serializers.IntegerField()
+    total = serializers.IntegerField()
+    defence = serializers.CharField()
+    defence_roll = serializers.IntegerField(allow_null=True)
+    reply_roll = serializers.IntegerField(allow_null=True)
+    defended = serializers.BooleanField()
+    damage = serializers.IntegerField()
+    reply_damage = serializers.IntegerField()
+    aggravation = AggravationOut()
+    riposte_for = serializers.IntegerField(allow_null=True)
+    summary = serializers.CharField()
+
+
+class AttackOut(serializers.Serializer):
+    """An attack waiting for its defence."""
+
+    id = serializers.CharField()
+    attacker = serializers.IntegerField()
+    target = serializers.IntegerField()
+    roll = serializers.IntegerField()
+    total = serializers.IntegerField()
+    outcome = serializers.CharField()
+    exploded = serializers.BooleanField()
+    nonlethal = serializers.BooleanField()
+    ranged = serializers.BooleanField()
+    hidden = serializers.BooleanField()
+    damage = serializers.IntegerField()
+    gauge = serializers.CharField()
+    defences = OfferedOut(many=True, help_text="Les défenses possibles, pour qui défend.")
+    result = BlowOut(
+        allow_null=True,
+        required=False,
+        help_text="Le coup résolu : null tant que la défense est attendue (un raté : tout de suite).",
+    )
+
+
 class EncounterOut(serializers.Serializer):
     """A fight as this member may see it (hidden NPCs: the Conteur only)."""
 
@@ -201,4 +352,18 @@ class EncounterOut(serializers.Serializer):
     hidden_acting = serializers.BooleanField(help_text="Le Conteur joue un PNJ caché.")
     upcoming = SlotOut(many=True, help_text="Les prochaines actions de ce tour.")
     may_end_turn = serializers.BooleanField(help_text="Vous pouvez finir l'action en cours.")
+    may_attack = serializers.BooleanField(help_text="Vous jouez le combattant qui agit.")
+    pending_attack = AttackOut(
+        source="pending_data", allow_null=True, help_text="L'attaque qui attend sa défense."
+    )
+    last_attack = BlowOut(source="last", allow_null=True, help_text="Le dernier coup résolu.")
     combatants = CombatantOut(many=True)
+
+
+class RegenerationIn(TurnIn):
+    gauge = serializers.ChoiceField(
+        choices=[(gauge, reference.LABELS[gauge]) for gauge in GAUGE_KINDS]
+    )
+    points = serializers.IntegerField(
+        min_value=1, max_value=10_000, help_text="Points régénérés (autant de blessures graves)."
+    )

@@ -28,13 +28,16 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
-from sessions import combat
+from sessions import combat, combat_attacks, combat_harm, combat_turns
 from sessions import combat_selectors as cs
 from sessions.combat_forms import (
+    AttackForm,
     BlockJoinForm,
+    DefenceForm,
     EncounterOpenForm,
     PartyForm,
     QuickNpcForm,
+    RegenerationForm,
     StatBlockForm,
     StatusForm,
     TurnForm,
@@ -336,7 +339,7 @@ def bestiary(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     blocks = list(cs.stat_blocks_for_user(campaign=campaign))
     for block in blocks:
         block.finesse = combat.block_finesse(block)
-        block.defences = combat.block_defences(block)
+        block.defences = combat_harm.block_defences(block)
     context = {"campaign": campaign, "is_storyteller": is_storyteller(campaign), "blocks": blocks}
     return render(request, "sessions/bestiary.html", context)
 
@@ -393,3 +396,83 @@ def stat_block_delete(request: HtmxHttpRequest, pk: int, block_pk: int) -> HttpR
             "cancel_url": reverse("sessions:bestiary", args=[campaign.pk]),
         },
     )
+
+
+# --- attacks and defences (§8, §13) ------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    """The combatant acting now attacks (its player, or the Conteur); the target answers next."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = AttackForm(request.POST, targets=encounter.combatants.all())
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    error = _act(
+        lambda: combat_attacks.attack_declare(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            turn=form.cleaned_data["turn"],
+            request=combat_attacks.AttackRequest(**form.strike()),
+            idempotency_key=form.cleaned_data["idempotency_key"],
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    """The target's player (the Conteur for an NPC) answers the attack waiting for it."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = DefenceForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    data = form.cleaned_data
+    reply = None
+    if data["defence"] == "reactive":
+        reply = combat_attacks.Strike(
+            characteristic=data["reply_characteristic"] or "strength",
+            skills=(data["reply_skill"],) if data["reply_skill"] else (),
+            damage=data["reply_damage"] or 0,
+            gauge=(encounter.pending_attack or {}).get("gauge", "vitality"),
+            characteristic_value=data["reply_value"],
+            skill_level=data["skill_level"],
+        )
+    error = _act(
+        lambda: combat_attacks.attack_defend(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            attack_id=data["attack"],
+            request=combat_attacks.DefenceRequest(
+                defence=data["defence"],
+                complexity=data["complexity"] or 0,
+                skill_level=data["skill_level"],
+                critical=data["critical"] or "table",
+                reply=reply,
+            ),
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def regeneration(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    """The acting combatant forces a regeneration; its action ends."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = RegenerationForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    error = _act(
+        lambda: combat_turns.regeneration_force(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
+        )
+    )
+    return _done(request, campaign, error)

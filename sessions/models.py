@@ -261,6 +261,10 @@ class Encounter(models.Model):
     turn = models.PositiveIntegerField(default=0)
     order = models.JSONField(default=list, blank=True)
     position = models.PositiveIntegerField(default=0)
+    # The attack awaiting its target's defence (§13; one blow at a time), and the last one
+    # resolved (a retried defence answers it again): see sessions/combat_attacks.py.
+    pending_attack = models.JSONField(default=dict, blank=True)
+    last_attack = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -309,6 +313,14 @@ class Combatant(models.Model):
     )
     initiative = models.IntegerField(null=True, blank=True)
     initiative_breakdown = models.JSONField(default=dict, blank=True)
+    # The fight's own tracks (§1, §8): Finesse points left this turn (they pay the defences);
+    # an NPC's Agonie, Aggravation and gauges (a character's are on its sheet); turns left
+    # unconscious. `profile` is the NPC's copy of its stat block (sessions/combat_harm.py).
+    finesse_points = models.PositiveSmallIntegerField(_("points de Finesse"), default=0)
+    agony = models.PositiveSmallIntegerField(_("Agonie"), default=0)
+    aggravation = models.PositiveSmallIntegerField(_("Aggravation"), default=0)
+    unconscious_turns = models.PositiveSmallIntegerField(_("tours d'inconscience"), default=0)
+    profile = models.JSONField(default=dict, blank=True)
     # The request that added it (several at once share one): a retry adds nobody twice.
     idempotency_key = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

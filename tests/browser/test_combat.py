@@ -64,3 +64,62 @@ def test_a_short_fight(new_page, campaign, storyteller, player):
     # 390 px: the tracker fits the screen.
     width = joueur.evaluate("document.querySelector('#combat-tracker').scrollWidth")
     assert width <= 390
+
+
+def test_an_attack_and_its_defence_live_on_a_second_players_page(
+    new_page, campaign, storyteller, player, other_player
+):
+    """Aelis (her player) attacks Brann; Brann's player sees the blow coming within 2 s, picks an
+    Esquive with its odds, and Aelis's page shows the blow resolved within 2 s."""
+    aelis = Character.objects.create(
+        campaign=campaign, owner=player, name="Aelis", exaltation=3, strength=4
+    )
+    brann = Character.objects.create(
+        campaign=campaign, owner=other_player, name="Brann", exaltation=3
+    )
+    encounter = Encounter.objects.create(
+        campaign=campaign, name="Duel", status="running", round=1, turn=1
+    )
+    first = Combatant.objects.create(
+        encounter=encounter,
+        character=aelis,
+        name="Aelis",
+        finesse=2,
+        initiative=12,
+        finesse_points=2,
+    )
+    second = Combatant.objects.create(
+        encounter=encounter,
+        character=brann,
+        name="Brann",
+        finesse=2,
+        initiative=8,
+        finesse_points=2,
+    )
+    encounter.order = [{"combatant": first.pk, "pass": 1}, {"combatant": second.pk, "pass": 1}]
+    encounter.save()
+    table = f"/campaigns/{campaign.pk}/table/"
+
+    attacker = new_page()
+    log_in(attacker, "aelis")
+    attacker.goto(table)
+    defender = new_page()
+    defender.set_viewport_size({"width": 390, "height": 844})
+    log_in(defender, "brann")
+    defender.goto(table)
+
+    attacker.get_by_text("Attaquer avec Aelis").click()
+    attacker.get_by_label("Dégâts de base").fill("4")
+    attacker.get_by_role("button", name="Attaquer", exact=True).click()
+    attacker.get_by_text("En attente de la défense de Brann.").wait_for()
+
+    defender.locator('[data-combat="pending"]').wait_for(timeout=2000)
+    dodge = defender.locator(".defence-option", has_text="Esquive")  # always possible (§13)
+    assert "%" in dodge.inner_text()
+    dodge.click()
+    defender.get_by_role("button", name="Se défendre").click()
+    defender.locator('[data-combat="last"]').wait_for()
+    attacker.locator('[data-combat="last"]', has_text="Esquive").wait_for(timeout=2000)
+    assert not attacker.locator('[data-combat="pending"]').count()
+    width = defender.evaluate("document.querySelector('#combat-tracker').scrollWidth")
+    assert width <= 390

@@ -1,0 +1,463 @@
+"""Attacks, defences and damage in a fight (§5, §8, §13).
+
+An attack is two steps, one blow at a time per fight:
+
+1. `attack_declare` — the acting combatant (its player, or the Conteur) attacks a target: the
+   check is rolled as every table roll (`sessions.services.roll_create`: the sheet's dice,
+   Agonie, its price), and the blow waits on the encounter (`pending_attack`) with the defences
+   the target may choose (`rules.combat.defence_options`).
+2. `attack_defend` — the target's player (the Conteur for an NPC) picks Blocage, Esquive or
+   Parade (one Finesse point, rolled against the attack's total), no defence, or a reactive
+   confrontation (an attack in answer: neither defends, §13). The damage follow (base + the
+   attacker's column bonus, annulation, résistance, §8), then the criticals (Aggravation; only
+   the attacker's between two player characters, §5), a riposte after a defensive critical,
+   unconsciousness. The blow is then `last_attack`: a retried defence answers it again.
+
+Both steps take the table's lock, then the fight's (`sessions.combat._lock`), as every combat
+write, and log `combat` lines (hidden when a hidden NPC is involved).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from campaigns.models import Campaign
+from campaigns.policy import is_storyteller
+from rules import combat as rules_combat
+from rules import reference
+from rules.check import RandomSource
+from rules.odds import check_odds
+from sessions import combat, consequences, services
+from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
+from sessions.combat_blows import DEFENCE_LABELS, missed, resolve, resolve_miss
+from sessions.combat_harm import (
+    Fighter,
+    fighter_of,
+)
+from sessions.errors import violation
+from sessions.models import Combatant, CombatantStatus, Encounter, Roll, Visibility
+
+DEFENCES = DEFENCE_LABELS
+PAID_DEFENCES = (rules_combat.BLOCK, rules_combat.DODGE, rules_combat.PARRY)
+GAUGE_KINDS = {"vitality": "physique", "energy": "magique", "confidence": "sociale"}
+OUT = (CombatantStatus.DEAD, CombatantStatus.LEFT)
+
+
+class AttackPending(ValidationError):
+    http_status = 409
+
+    def __init__(self):
+        super().__init__(
+            {"attack": [_("Une attaque attend déjà sa défense : résolvez-la d'abord.")]}
+        )
+
+
+class AttackGone(ValidationError):
+    http_status = 409
+
+    def __init__(self):
+        super().__init__(
+            {"attack": [_("Cette attaque n'attend plus de défense : rechargez le combat.")]}
+        )
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One attack roll's inputs: the check (§5) and its blow (§8)."""
+
+    characteristic: str
+    skills: tuple[str, ...] = ()
+    complexity: int = 0
+    difficulty: int = 0
+    boon: int = 0
+    bane: int = 0
+    damage: int = 0  # the weapon's or the spell's base damage (the Conteur's call)
+    gauge: str = "vitality"  # physique, magique, sociale (§1)
+    characteristic_value: int | None = None  # an NPC's, given by the Conteur
+    skill_level: int | None = None
+
+
+@dataclass(frozen=True)
+class AttackRequest(Strike):
+    target: int = 0
+    nonlethal: bool = False
+    ranged: bool = False
+    hidden: bool = False
+    riposte: bool = False  # the defender's riposte after a defensive critical (§8)
+
+
+@dataclass(frozen=True)
+class DefenceRequest:
+    defence: str
+    complexity: int = 0
+    skill_level: int | None = None  # an NPC's level in the defence's skill
+    critical: str = consequences.TABLE  # how the target pays a critical it suffers
+    reply: Strike | None = None  # the reactive confrontation's attack
+
+
+def attack_of(pending: dict[str, Any]) -> rules_combat.Attack:
+    return rules_combat.Attack(
+        ranged=pending["ranged"], hidden=pending["hidden"], exploded=pending["exploded"]
+    )
+
+
+# --- permissions -----------------------------------------------------------------------------
+
+
+def _controls(campaign: Campaign, combatant: Combatant, by) -> bool:
+    """The Conteur plays every combatant; a player only their own character."""
+    if is_storyteller(campaign):
+        return True
+    return combatant.character_id is not None and combatant.character.owner_id == by.pk
+
+
+def _visibility(*combatants: Combatant) -> str:
+    return Visibility.HIDDEN if any(c.hidden for c in combatants) else Visibility.PUBLIC
+
+
+def _log(encounter: Encounter, by, text: str, *combatants: Combatant) -> None:
+    lines = combat.Lines([], [])
+    (lines.hidden if any(c.hidden for c in combatants) else lines.public).append(text)
+    combat._log(encounter, by, lines)
+
+
+def _roll(
+    campaign: Campaign,
+    encounter: Encounter,
+    by,
+    roller: Combatant,
+    strike: Strike,
+    *,
+    label: str,
+    key: str,
+    visibility: str,
+    difficulty: int | None = None,
+    rng: RandomSource | None,
+) -> Roll:
+    """Roll a combat check as every table roll (its sheet dice, its price, its log line)."""
+    request = RollRequest(
+        characteristic=strike.characteristic,
+        skills=strike.skills,
+        complexity=strike.complexity,
+        difficulty=strike.difficulty if difficulty is None else difficulty,
+        boon=strike.boon,
+        bane=strike.bane,
+        characteristic_value=None if roller.character_id else strike.characteristic_value,
+        skill_level=None if roller.character_id else strike.skill_level,
+        label=label[:120],
+    )
+    return services.roll_create(
+        campaign=campaign,
+        by=by,
+        request=request,
+        character_id=roller.character_id,
+        idempotency_key=key[:64],
+        visibility=visibility,
+        play_session=encounter.play_session,
+        rng=rng,
+    )
+
+
+# --- 1. the attack ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def attack_declare(
+    *,
+    campaign: Campaign,
+    by,
+    encounter_id: int,
+    turn: int,
+    request: AttackRequest,
+    idempotency_key: str,
+    rng: RandomSource | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """The acting combatant attacks (its player or the Conteur); returns the attack (its
+    `result` is None while it waits for its defence, the blow at once for a miss) and whether
+    it is new. The same key again answers the same attack."""
+    if not idempotency_key:
+        idempotency_key = uuid.uuid4().hex
+    encounter = combat._lock(campaign, encounter_id)
+    pending, last = encounter.pending_attack, encounter.last_attack
+    if pending.get("key") == idempotency_key and pending.get("by") == by.pk:
+        return {**pending, "result": None}, False
+    if last.get("key") == idempotency_key and last.get("by") == by.pk and "attack" in last:
+        return {**last["attack"], "result": last}, False
+    if encounter.pending_attack:
+        raise AttackPending()
+    if encounter.status != "running" or not encounter.order:
+        raise violation("encounter", _("Lancez d'abord l'initiative."))
+    if turn != encounter.turn:
+        raise combat.StaleTurn(encounter.turn)
+    by_pk = {c.pk: c for c in combat._combatants(encounter)}
+    attacker = _attacker(encounter, by_pk, request)
+    target = by_pk.get(request.target)
+    storyteller = is_storyteller(campaign)
+    if target is None or (target.hidden and not storyteller):
+        raise violation("target", _("Choisissez une cible de ce combat."))
+    if target.pk == attacker.pk or target.status in OUT:
+        raise violation("target", _("Cette cible n'est plus dans le combat."))
+    if not _controls(campaign, attacker, by):
+        raise PermissionDenied(
+            _("Seuls le Conteur et le joueur dont c'est le tour peuvent attaquer.")
+        )
+    slot = [encounter.round, encounter.position]
+    last = encounter.last_attack
+    if not request.riposte and last.get("slot") == slot and last.get("attacker") == attacker.pk:
+        raise violation(
+            "encounter",
+            _("%(name)s a déjà attaqué pendant cette action : finissez-la.")
+            % {"name": attacker.name},
+        )
+    if request.gauge not in reference.GAUGES:
+        raise violation("gauge", _("Cette constitution n'existe pas."))
+    visibility = _visibility(attacker, target)
+    roll = _roll(
+        campaign,
+        encounter,
+        by,
+        attacker,
+        request,
+        label=_("Attaque contre %(name)s") % {"name": target.name},
+        key=idempotency_key,
+        visibility=visibility,
+        rng=rng,
+    )
+    pending = {
+        "id": uuid.uuid4().hex,
+        "key": idempotency_key,
+        "by": by.pk,
+        "attacker": attacker.pk,
+        "target": target.pk,
+        "roll": roll.pk,
+        "total": roll.total,
+        "outcome": roll.outcome,
+        "exploded": roll.breakdown.get("chain_sign", 0) > 0,
+        "nonlethal": request.nonlethal,
+        "ranged": request.ranged,
+        "hidden": request.hidden,
+        "riposte": request.riposte,
+        "damage": request.damage,
+        "gauge": request.gauge,
+        "visibility": visibility,
+        "slot": None if request.riposte else slot,
+    }
+    if request.riposte:
+        encounter.last_attack = {**encounter.last_attack, "riposte_for": None}
+    encounter.pending_attack = pending
+    miss = None
+    if missed(roll):
+        striker = fighter_of(campaign, attacker, lock=True)
+        miss = resolve_miss(
+            campaign=campaign, by=by, pending=pending, striker=striker, attack_roll=roll, rng=rng
+        )
+        attacker.save(update_fields=["aggravation", "agony", "profile", "status"])
+        encounter.pending_attack, encounter.last_attack = {}, miss
+    encounter.turn += 1
+    encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
+    outcome = roll.breakdown.get("outcome_label", roll.outcome)
+    text = _(
+        "%(attacker)s %(verb)s %(target)s : %(total)d (%(outcome)s)%(boom)s. "
+        "À %(target)s de choisir sa défense."
+    ) % {
+        "attacker": attacker.name,
+        "verb": _("riposte contre") if request.riposte else _("attaque"),
+        "target": target.name,
+        "total": roll.total,
+        "outcome": outcome,
+        "boom": _(", explosion") if pending["exploded"] else "",
+    }
+    if miss is not None:
+        text = f"{text.split('. ')[0]}. {miss['summary']}"
+    _log(encounter, by, text, attacker, target)
+    return {**pending, "result": miss}, True
+
+
+def _attacker(encounter: Encounter, by_pk: dict[int, Combatant], request: AttackRequest):
+    """The acting combatant, or the defender allowed a riposte by the last blow (§8)."""
+    if request.riposte:
+        allowed = encounter.last_attack.get("riposte_for")
+        if allowed is None or allowed not in by_pk:
+            raise violation("riposte", _("Aucune riposte n'est possible maintenant."))
+        return by_pk[allowed]
+    attacker = by_pk[encounter.order[encounter.position]["combatant"]]
+    if attacker.status != CombatantStatus.ACTIVE:
+        raise violation("encounter", _("Ce combattant n'est pas en état d'attaquer."))
+    return attacker
+
+
+# --- 2. the defence and the blow -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Offered:
+    """A defence the target may choose, with its characteristic and its exact odds."""
+
+    key: str
+    label: str
+    characteristic: int
+    skill: str
+    skill_level: int
+    available: bool
+    note: str
+    success: float | None = None  # the chance to reach the attack's total
+    source: str = ""  # what gives the characteristic: "vigor", "armour", "strength"…
+
+    @property
+    def source_label(self) -> str:
+        return _("Armure") if self.source == "armour" else reference.LABELS.get(self.source, "")
+
+    @property
+    def skill_label(self) -> str:
+        return skill_label(self.skill)
+
+
+def defences_offered(campaign: Campaign, encounter: Encounter, target: Combatant) -> list[Offered]:
+    """The defences the pending attack allows its target (§13), with their odds (§5 Product)."""
+
+    pending = encounter.pending_attack
+    fighter = fighter_of(campaign, target)
+    offered = []
+    for option in fighter.defences(attack_of(pending)):
+        skill, level = fighter.best_skill(option)
+        available = option.available and target.finesse_points > 0
+        note = option.note or ("" if target.finesse_points else _("Plus de points de Finesse."))
+        check = rules_combat.defence_check(option, pending["total"], skill=level)
+        odds = check_odds(check).success if available else None
+        offered.append(
+            Offered(
+                key=option.key,
+                label=option.label,
+                characteristic=option.characteristic,
+                skill=skill,
+                skill_level=level,
+                available=available,
+                note=note,
+                success=float(odds) if odds is not None else None,
+                source=option.source,
+            )
+        )
+    return offered
+
+
+@transaction.atomic
+def attack_defend(
+    *,
+    campaign: Campaign,
+    by,
+    encounter_id: int,
+    attack_id: str,
+    request: DefenceRequest,
+    rng: RandomSource | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """The target answers the pending attack; returns the resolved blow and whether it is new
+    (the same `attack_id` again answers the blow already resolved)."""
+    encounter = combat._lock(campaign, encounter_id)
+    pending = encounter.pending_attack
+    if not pending or pending.get("id") != attack_id:
+        if encounter.last_attack.get("id") == attack_id:
+            return encounter.last_attack, False
+        raise AttackGone()
+    if request.defence not in DEFENCES:
+        raise violation("defence", _("Défense inconnue."))
+    by_pk = {c.pk: c for c in combat._combatants(encounter)}
+    attacker, target = by_pk[pending["attacker"]], by_pk[pending["target"]]
+    if not _controls(campaign, target, by):
+        raise PermissionDenied(
+            _("Seuls le Conteur et le joueur de %(name)s choisissent sa défense.")
+            % {"name": target.name}
+        )
+    attack_roll = Roll.objects.get(pk=pending["roll"])
+    defender = fighter_of(campaign, target, lock=True)
+    striker = fighter_of(campaign, attacker, lock=True)
+    lines: list[str] = []
+    defence_roll = _defend_roll(campaign, encounter, by, defender, pending, request, rng)
+    reply_roll = None
+    if request.defence == "reactive":
+        reply_roll = _reply_roll(campaign, encounter, by, defender, attacker, pending, request, rng)
+    result = resolve(
+        campaign=campaign,
+        by=by,
+        pending=pending,
+        striker=striker,
+        defender=defender,
+        attack_roll=attack_roll,
+        defence_roll=defence_roll,
+        reply_roll=reply_roll,
+        request=request,
+        lines=lines,
+        rng=rng,
+    )
+    Combatant.objects.bulk_update(
+        [attacker, target],
+        ["finesse_points", "agony", "aggravation", "unconscious_turns", "profile", "status"],
+    )
+    encounter.pending_attack = {}
+    encounter.last_attack = result
+    encounter.turn += 1
+    encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
+    _log(encounter, by, " ".join(lines), attacker, target)
+    return result, True
+
+
+def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, rng):
+    """Blocage, Esquive or Parade: one Finesse point, a check against the attack's total."""
+    if request.defence not in PAID_DEFENCES:
+        return None
+    target = defender.combatant
+    option = next(o for o in defender.defences(attack_of(pending)) if o.key == request.defence)
+    if not option.available:
+        raise violation("defence", option.note or _("Cette défense est impossible ici."))
+    if target.finesse_points < 1:
+        raise violation(
+            "defence", _("%(name)s n'a plus de point de Finesse.") % {"name": target.name}
+        )
+    target.finesse_points -= 1
+    skill, level = defender.best_skill(option)
+    source = option.source if option.source in MAIN_CHARACTERISTICS else "vigor"
+    strike = Strike(
+        characteristic=source,
+        skills=(skill,),
+        complexity=request.complexity,
+        characteristic_value=option.characteristic,
+        skill_level=request.skill_level if request.skill_level is not None else level,
+    )
+    return _roll(
+        campaign,
+        encounter,
+        by,
+        target,
+        strike,
+        label=_("%(defence)s contre l'attaque") % {"defence": option.label},
+        key=f"{pending['id']}:defence",
+        visibility=pending["visibility"],
+        difficulty=pending["total"],
+        rng=rng,
+    )
+
+
+def _reply_roll(campaign, encounter, by, defender, attacker, pending, request, rng):
+    """A reactive confrontation: the target attacks in answer; neither defends (§13)."""
+    if request.reply is None:
+        raise violation("reply", _("Décrivez l'attaque donnée en réponse."))
+    return _roll(
+        campaign,
+        encounter,
+        by,
+        defender.combatant,
+        request.reply,
+        label=_("Réplique contre %(name)s") % {"name": attacker.name},
+        key=f"{pending['id']}:reply",
+        visibility=pending["visibility"],
+        rng=rng,
+    )
+
+
+def offered_as_dicts(offered: list[Offered]) -> list[dict[str, Any]]:
+    return [asdict(o) for o in offered]

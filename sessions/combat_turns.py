@@ -1,0 +1,177 @@
+"""What each new combat turn does by itself (§1, §8): the Agonie of a full turn at 0 Vitalité,
+the end of a knock-out, the Finesse points regained, the Péril checks; and a forced
+regeneration, which costs an action (§13).
+
+`round_ends` runs inside `sessions.combat.turn_next` when a round ends (the table's lock and the
+fight's are held); a character's tracks are written on its sheet (version, history), an NPC's
+on its Combatant row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace as dataclass_replace
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from characters import condition as sheet_condition
+from rules import combat as rules_combat
+from rules import gauges as rules_gauges
+from rules import reference
+from rules import states as rules_states
+from rules.check import RandomSource, roll_check
+from sessions import writes
+from sessions.combat_harm import Fighter, fighter_of, npc_gauges, store_npc_gauges
+from sessions.errors import violation
+from sessions.models import Combatant, CombatantStatus
+
+POINTS_MAX = 10_000
+UPDATED = ["finesse_points", "agony", "unconscious_turns", "status", "profile"]
+
+
+def round_ends(
+    campaign, by, encounter, combatants: list[Combatant], lines: Any, rng: RandomSource | None
+) -> None:
+    """Close round `encounter.round` and open the next for every combatant still there."""
+    present = [
+        c for c in combatants if c.status not in (CombatantStatus.LEFT, CombatantStatus.DEAD)
+    ]
+    for combatant in present:
+        fighter = fighter_of(campaign, combatant, lock=True)
+        _agony_of_the_turn(fighter, encounter.round, lines, by)
+        _wake_up(combatant, lines)
+        combatant.finesse_points = rules_combat.finesse_points_for_turn(combatant.finesse)
+        _peril(fighter, lines, by, rng)
+    Combatant.objects.bulk_update(present, UPDATED)
+
+
+def _agony_of_the_turn(fighter: Fighter, round_: int, lines: Any, by) -> None:
+    """+1 Agonie per full turn at 0 Vitalité not stabilised (§8; which turns are full:
+    `rules.states.full_turn_at_zero`; `zero_since` is the turn it fell in)."""
+    combatant = fighter.combatant
+    vitality = fighter.gauges()["vitality"]
+    at_zero = vitality.current == 0 and not vitality.stabilised
+    since = combatant.profile.get("zero_since")
+    if not at_zero:
+        if since is not None:
+            combatant.profile = {k: v for k, v in combatant.profile.items() if k != "zero_since"}
+        return
+    if since is None:
+        combatant.profile = {**combatant.profile, "zero_since": round_}
+        return
+    if not rules_states.full_turn_at_zero(since, round_):
+        return
+    agony = rules_states.agony_after_turn(fighter.agony, vitality)
+    if fighter.character is not None:
+        writes.sheet_write(fighter.character, {"agony": agony}, by)
+    else:
+        combatant.agony = agony
+    lines.add(
+        combatant,
+        _("%(name)s passe un tour entier à 0 de Vitalité : Agonie %(n)d.")
+        % {"name": combatant.name, "n": agony},
+    )
+
+
+def _wake_up(combatant: Combatant, lines: Any) -> None:
+    """A knock-out lasts max(Aggravation, Agonie) turns (§8): one less each turn."""
+    if combatant.status != CombatantStatus.UNCONSCIOUS or not combatant.unconscious_turns:
+        return
+    combatant.unconscious_turns -= 1
+    if combatant.unconscious_turns == 0:
+        combatant.status = CombatantStatus.ACTIVE
+        lines.add(combatant, _("%(name)s reprend connaissance.") % {"name": combatant.name})
+
+
+def _peril(fighter: Fighter, lines: Any, by, rng: RandomSource | None) -> None:
+    """At each turn start, a Résilience check against the scars of every gauge in péril; a
+    failure adds as many scars as its margin (§8)."""
+    gauges = fighter.gauges()
+    resilience = fighter.value("resilience")
+    changed = {}
+    for name, gauge in gauges.items():
+        if not gauge.peril:
+            continue
+        breakdown = roll_check(rules_states.peril_check(gauge, resilience), rng)
+        after = rules_states.apply_peril(gauge, breakdown)
+        label = reference.LABELS[name]
+        if after.scars != gauge.scars:
+            changed[name] = after
+            text = ngettext(
+                "Péril (%(gauge)s) : %(name)s fait %(total)d contre %(target)d, raté : "
+                "%(n)d cicatrice de plus.",
+                "Péril (%(gauge)s) : %(name)s fait %(total)d contre %(target)d, raté : "
+                "%(n)d cicatrices de plus.",
+                after.scars - gauge.scars,
+            )
+        else:
+            text = _("Péril (%(gauge)s) : %(name)s fait %(total)d contre %(target)d, réussi.")
+        lines.add(
+            fighter.combatant,
+            text
+            % {
+                "gauge": label,
+                "name": fighter.name,
+                "total": breakdown.total,
+                "target": breakdown.target,
+                "n": after.scars - gauge.scars,
+            },
+        )
+    if not changed:
+        return
+    if fighter.character is not None:
+        scars = {f"{name}_scars": gauge.scars for name, gauge in changed.items()}
+        writes.sheet_write(fighter.character, scars, by)
+    else:
+        store_npc_gauges(fighter.combatant, {**gauges, **changed})
+
+
+@transaction.atomic
+def regeneration_force(
+    *, campaign, by, encounter_id: int, turn: int, gauge: str, points: int
+) -> None:
+    """The acting combatant forces a regeneration (§13): it restores `points` to a gauge, adds as
+    many serious wounds (`rules.combat.forced_regeneration`) and costs the action, which ends."""
+    from sessions import combat  # combat imports this module for its turns
+
+    encounter = combat._running(campaign, by, encounter_id, turn)
+    if gauge not in reference.GAUGES:
+        raise violation("gauge", _("Cette constitution n'existe pas."))
+    if not 1 <= points <= POINTS_MAX:
+        raise violation("points", _("Indiquez les points régénérés (au moins 1)."))
+    acting = Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
+    fighter = fighter_of(campaign, acting, lock=True)
+    before = fighter.gauges()[gauge]
+    if fighter.character is not None:
+        sheet_condition.character_heal(
+            character=fighter.character.pk, gauge=gauge, points=points, by=by
+        )
+        fighter.character.refresh_from_db()
+        regenerated = fighter.gauges()[gauge].current - before.current
+        scars = rules_combat.forced_regeneration(regenerated)
+        column = f"{gauge}_scars"
+        writes.sheet_write(
+            fighter.character, {column: getattr(fighter.character, column) + scars}, by
+        )
+    else:
+        gauges = npc_gauges(acting)
+        healed = rules_gauges.heal(before, points)
+        regenerated = healed.current - before.current
+        scars = rules_combat.forced_regeneration(regenerated)
+        gauges[gauge] = dataclass_replace(healed, scars=healed.scars + scars)
+        store_npc_gauges(acting, gauges)
+        acting.save(update_fields=["profile"])
+    lines = combat.Lines([], [])
+    lines.add(
+        acting,
+        ngettext(
+            "%(name)s force une régénération : +%(n)d en %(gauge)s, et autant de blessure grave.",
+            "%(name)s force une régénération : +%(n)d en %(gauge)s, et autant de blessures graves.",
+            regenerated,
+        )
+        % {"name": acting.name, "n": regenerated, "gauge": reference.LABELS[gauge]},
+    )
+    combat._log(encounter, by, lines)
+    combat.turn_next(campaign=campaign, by=by, encounter_id=encounter.pk, turn=encounter.turn)
