@@ -104,7 +104,7 @@ def test_a_secret_roll_never_shows_on_another_players_page(
 # --- keyboard and screen readers (issue 16 §14, §17) ----------------------------------------
 
 SENTENCE = re.compile(
-    r"^Aelis : \d+ contre \d+, (réussite|échec)( critique)?( de justesse)?(, Zone !)?$"
+    r"^Aelis : -?\d+ contre \d+, (réussite|échec)( critique)?( de justesse)?(, Zone !)?$"
 )
 ACTIVE = """() => { const a = document.activeElement;
   return {tag: a.tagName, id: a.id, text: a.innerText || '', action: a.dataset.action || '',
@@ -209,3 +209,45 @@ def test_a_refused_roll_puts_focus_on_what_the_form_says_is_wrong(new_page, camp
     )
     assert active == {"id": "id_characteristic_value", "invalid": "true"}
     assert conteur.locator("#id_characteristic_value").is_visible()  # its fold was opened
+
+
+def test_fortune_asked_by_a_player_is_accepted_by_the_conteur_and_fatalite_spent(
+    new_page, campaign, storyteller, player, other_player
+):
+    aelis = hero(campaign, player, "Aelis")
+    aelis.fortune = 3
+    aelis.save(update_fields=["fortune"])
+    hero(campaign, other_player, "Brann")
+    MoralePool.objects.create(campaign=campaign, fate=2)
+    table = f"/campaigns/{campaign.pk}/table/"
+    joueur = new_page()
+    log_in(joueur, "aelis")
+    joueur.goto(table)
+    request = joueur.locator("form.fortune-request")
+    request.get_by_label("Points de Fortune").fill("2")
+    request.get_by_label("Pour quoi").fill("la corde tient")
+    request.get_by_role("button", name="Demander de la Fortune").click()
+    joueur.get_by_text("en attente du Conteur").wait_for()
+
+    conteur = new_page()
+    log_in(conteur, "conteur")
+    conteur.goto(table)
+    for width, height in ((1280, 900), (390, 844)):
+        conteur.set_viewport_size({"width": width, "height": height})
+        conteur.locator("#morale-panel").screenshot(path=f"/tmp/fortune-{width}.png")
+    conteur.get_by_role("button", name="Accepter").click()
+    conteur.locator(".fortune-requests").wait_for(state="detached")
+    # The poll brings the answer's line, and the panel is drawn again once more: then type.
+    conteur.locator(".log-row").get_by_text("Le Conteur accepte").wait_for()
+    conteur.wait_for_load_state("networkidle")
+    fate = conteur.locator("form.fate-spend")
+    fate.get_by_label("Points").fill("1")
+    fate.get_by_label("Pour quoi").fill("le pont s'effondre")
+    fate.get_by_role("button", name="Dépenser").click()
+    conteur.wait_for_function(
+        "() => document.querySelector('[data-morale=\"fate\"]').innerText === '1'"
+    )
+    seconds_until(joueur.locator(".log-row").get_by_text("Le Conteur dépense 1 Fatalité"), 4)
+    assert joueur.locator('[data-personal="fortune"]').first.inner_text() == "1"
+    joueur.set_viewport_size({"width": 390, "height": 844})
+    joueur.locator("#morale-panel").screenshot(path="/tmp/fortune-player-390.png")

@@ -489,14 +489,21 @@ def test_linked_calls_survive_the_fuzzer(persona, seeded, live_server):
         def validate_response(self, response, case, additional_checks=None, **kwargs):
             pass  # checked in `call`, with the headers it sent
 
-    Scenario.run(
-        settings=hypothesis.settings(
-            max_examples=STATEFUL_SCENARIOS,
-            stateful_step_count=STATEFUL_STEPS,
-            derandomize=True,
-            deadline=None,
-            database=None,
-            phases=[hypothesis.Phase.generate],
-            suppress_health_check=list(hypothesis.HealthCheck),
-        )
+    settings = hypothesis.settings(
+        max_examples=STATEFUL_SCENARIOS,
+        stateful_step_count=STATEFUL_STEPS,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        phases=[hypothesis.Phase.generate],
+        suppress_health_check=list(hypothesis.HealthCheck),
     )
+    try:
+        Scenario.run(settings=settings)
+    except hypothesis.errors.FlakyStrategyDefinition:
+        # Which calls a scenario may chain depends on the server's answers, which depend on what
+        # earlier scenarios left and on the clock (throttles count per minute): Hypothesis can
+        # then meet one prefix of choices with two sets of enabled calls and stops. That says
+        # nothing of the API; run the scenarios once more on the server as it now is (any
+        # failed check still fails the test).
+        Scenario.run(settings=settings)
