@@ -473,12 +473,17 @@ def entries(request: Request, pk: int, relation: str) -> Response:
 # --- damage, rest and care (§3, §4, §8): the pages' actions, versioned like any sheet write ---
 
 
-def _action(request: Request, pk: int, body: type[serializers.Serializer], run) -> Response:
-    """POST: `run(character, data, version)` on the sheet; answers its French notes and the
-    sheet. The body is checked by `body`, the rest by the service, as for the page's form."""
+def _action(request: Request, pk: int, body: type[serializers.Serializer], service) -> Response:
+    """POST: `service` on the sheet with the body's fields (checked by `body`, the rest by the
+    service, as for the page's form); answers its French notes and the sheet."""
     character = _editor(request, pk)
     data = _validated(body, request)
-    return _write(request, pk, data, lambda version: run(character, data, version), notes=True)
+    fields = {name: value for name, value in data.items() if name != "version"}
+
+    def run(version: int):
+        return service(character=character, by=request.user, version=version, **fields)
+
+    return _write(request, pk, data, run, notes=True)
 
 
 @doc("POST", "characters_damage", request=s.DamageIn, responses=ACTION_RESPONSES)
@@ -486,70 +491,42 @@ def _action(request: Request, pk: int, body: type[serializers.Serializer], run) 
 def damage(request: Request, pk: int) -> Response:
     """Deal `amount` damage to a gauge, ephemeral points first, `scars` of it serious (§3); a
     Vitalité brought to 0 gives Agonie and péril (§8)."""
-    return _action(
-        request,
-        pk,
-        s.DamageIn,
-        lambda character, data, version: condition.character_damage(
-            character=character,
-            gauge=data["gauge"],
-            amount=data["amount"],
-            scars=data["scars"],
-            by=request.user,
-            version=version,
-        ),
-    )
+    return _action(request, pk, s.DamageIn, condition.character_damage)
 
 
 @doc("POST", "characters_rest", request=s.RestIn, responses=ACTION_RESPONSES)
 @endpoint(["POST"])
 def rest(request: Request, pk: int) -> Response:
-    """Take a rest of `rank` (§4): every gauge restored by the rules, Résilience back after a
-    rest without scars or wounds, a full rest clears Aggravation and Descente (§7, §8)."""
-    return _action(
-        request,
-        pk,
-        s.RestIn,
-        lambda character, data, version: condition.character_rest(
-            character=character,
-            rank=data["rank"],
-            rib_cage=data["rib_cage"],
-            by=request.user,
-            version=version,
-        ),
-    )
+    """Take a rest (§4): its rank is `rank` (Normale by default) one harder for `slept_badly`,
+    one harder for `ate_badly`, one easier for `whole_day_of_rest`; a recorded, unhealed rib-cage
+    injury makes Vitalité and Énergie one rank harder. Every gauge restored by the rules,
+    Résilience back after a rest without scars or wounds, a full rest clears Aggravation and
+    Descente (§7, §8)."""
+    return _action(request, pk, s.RestIn, condition.character_rest)
+
+
+@doc("POST", "characters_objective", request=s.ObjectiveIn, responses=ACTION_RESPONSES)
+@endpoint(["POST"])
+def objective(request: Request, pk: int) -> Response:
+    """The Conteur only: an important objective is reached or a new one appears (§1), every Impact
+    point comes back, up to the Impact score."""
+    if not _editor(request, pk).viewer_is_storyteller:
+        raise PermissionDenied("Seul le Conteur annonce qu'un objectif est atteint.")
+    return _action(request, pk, s.ObjectiveIn, condition.character_objective_reached)
 
 
 @doc("POST", "characters_heal", request=s.HealIn, responses=ACTION_RESPONSES)
 @endpoint(["POST"])
 def heal(request: Request, pk: int) -> Response:
     """Restore `points` to a gauge (care, a healing spell's result), never above its maximum."""
-    return _action(
-        request,
-        pk,
-        s.HealIn,
-        lambda character, data, version: condition.character_heal(
-            character=character,
-            gauge=data["gauge"],
-            points=data["points"],
-            by=request.user,
-            version=version,
-        ),
-    )
+    return _action(request, pk, s.HealIn, condition.character_heal)
 
 
 @doc("POST", "characters_stabilise", request=s.StabiliseIn, responses=ACTION_RESPONSES)
 @endpoint(["POST"])
 def stabilise(request: Request, pk: int) -> Response:
     """Stabilise a gauge after care (§3, §8): it leaves péril."""
-    return _action(
-        request,
-        pk,
-        s.StabiliseIn,
-        lambda character, data, version: condition.character_stabilise(
-            character=character, gauge=data["gauge"], by=request.user, version=version
-        ),
-    )
+    return _action(request, pk, s.StabiliseIn, condition.character_stabilise)
 
 
 # --- export and import ----------------------------------------------------------------------

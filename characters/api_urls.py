@@ -16,6 +16,7 @@ urlpatterns = [
     path("characters/<int:pk>/rest/", api.rest, name="rest"),
     path("characters/<int:pk>/heal/", api.heal, name="heal"),
     path("characters/<int:pk>/stabilise/", api.stabilise, name="stabilise"),
+    path("characters/<int:pk>/objective/", api.objective, name="objective"),
     path("characters/<int:pk>/export/", api.character_export, name="export"),
     path(
         "campaigns/<int:campaign_id>/characters/import/",

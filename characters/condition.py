@@ -1,4 +1,5 @@
-"""Damage, rest and care (§3, §4, §8): what play does to a character's gauges and condition.
+"""Damage, rest, care and objectives (§1, §3, §4, §8): what play does to a character's gauges,
+pools and condition.
 
 Each action locks the sheet, lets the rules engine compute the new gauges and states, checks the
 whole sheet, records every changed column in the history under one version and returns French
@@ -8,7 +9,7 @@ change, as for any sheet write; the pages send none.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -26,6 +27,7 @@ from characters.services import (
 from rules import gauges as gauges_rules
 from rules import reference
 from rules import rest as rest_rules
+from rules import sheet as rules_sheet
 from rules import states as states_rules
 from rules.errors import RuleError
 from rules.gauges import Gauge
@@ -143,26 +145,53 @@ def _damage_notes(
 # --- rest ------------------------------------------------------------------------------------
 
 
+# The Aggravation effects (keys of `AGGRAVATION_TABLE`) a character still carries, unhealed (§8):
+# the sessions app records injuries and sits above this one, so it registers the reader at
+# start-up (sessions/injury_rest.py). A rest asks it inside its transaction; unregistered, none.
+_INJURY_READERS: list[Callable[[int], Sequence[str]]] = []
+
+
+def register_injury_reader(reader: Callable[[int], Sequence[str]]) -> None:
+    """Let `reader(character_id)` tell a rest which unhealed injuries a character carries (one
+    reader: registering again replaces it)."""
+    _INJURY_READERS[:] = [reader]
+
+
+def _open_injury_effects(character: Character) -> list[str]:
+    return [key for reader in _INJURY_READERS for key in reader(character.pk)]
+
+
 @transaction.atomic
 def character_rest(
     *,
     character: Character | int,
-    rank: str,
-    rib_cage: bool = False,
+    rank: str = reference.DEFAULT_REST_RANK,
+    slept_badly: bool = False,
+    ate_badly: bool = False,
+    whole_day_of_rest: bool = False,
     by,
     version: int | None = None,
 ) -> list[str]:
-    """Take a rest of `rank` (§4): gauges restored by the rules, Résilience points back after a
-    rest with no scars and no wounds, Agonie lost if stable, a full rest also clears Aggravation
-    and Descente (§7, §8)."""
+    """Take a rest (§4): its rank from `rank` (Normale unless the Conteur says otherwise) shifted
+    by bad sleep, bad food and a whole day of rest, by the rules; the unhealed injuries that make
+    a gauge harder to restore (a rib cage) read from the character's record. Gauges restored by
+    the rules, Résilience points back after a rest with no scars and no wounds, Agonie lost if
+    stable, a full rest also clears Aggravation and Descente (§7, §8)."""
     locked = _locked(character, columns=list(ACTION_COLUMNS), version=version)
     before = _snapshot(locked)
     scores = sheet.rules_sheet.sheet_scores(sheet.characteristics(locked))
-    harder = _harder_rest_gauges(rib_cage=rib_cage)
+    effects = _open_injury_effects(locked)
     try:
+        taken = rest_rules.rest_rank(
+            base=rank,
+            slept_badly=slept_badly,
+            ate_badly=ate_badly,
+            whole_day_of_rest=whole_day_of_rest,
+        )
+        harder = rest_rules.injury_harder_gauges(effects)
         result = rest_rules.rest(
             sheet.gauges(locked),
-            rank,
+            taken,
             might=scores.might,
             harmony=scores.harmony,
             exhaustion=locked.exhaustion,
@@ -175,19 +204,34 @@ def character_rest(
         locked.resilience_points, scores.rows["resilience"]
     )
     _condition_after_rest(locked, full=result.full_rest)
-    notes = [_rest_note(rank, before=before, character=locked)]
+    reasons = [
+        text
+        for flag, text in (
+            (slept_badly, "mal dormi"),
+            (ate_badly, "mal mangé"),
+            (whole_day_of_rest, "journée entière de repos"),
+        )
+        if flag
+    ]
+    notes = [_rest_note(taken, reasons=reasons, before=before, character=locked)]
+    if harder:
+        notes.append(_injury_note(effects, harder))
     if before["agony"] and not locked.agony:
         notes.append("Stable : l'Agonie est perdue.")
     _record_columns(locked, before=before, by=by, action=ChangeAction.REST)
     return notes
 
 
-def _harder_rest_gauges(*, rib_cage: bool) -> tuple[str, ...]:
-    """The gauges a wounded rib cage makes one rank harder to restore (§4), else none."""
-    if not rib_cage:
-        return ()
-    rib = next(e for e in reference.AGGRAVATION_TABLE[4] if e.key == "rib_cage")
-    return rib.harder_rest_gauges
+def _injury_note(effects: Sequence[str], harder: Sequence[str]) -> str:
+    """« Cage thoracique : Vitalité et Énergie restaurées un cran plus dur. »"""
+    labels = [
+        e.label
+        for row in reference.AGGRAVATION_TABLE.values()
+        for e in row
+        if e.key in effects and e.harder_rest_gauges
+    ]
+    gauges = " et ".join(_gauge_label(g) for g in harder)
+    return f"{', '.join(dict.fromkeys(labels))} : {gauges} restaurées un cran plus dur."
 
 
 def _condition_after_rest(character: Character, *, full: bool) -> None:
@@ -199,9 +243,14 @@ def _condition_after_rest(character: Character, *, full: bool) -> None:
     character.special_state = after.state or "none"
 
 
-def _rest_note(rank: str, *, before: dict[str, Any], character: Character) -> str:
-    """« Repos normal : Vitalité 3 → 8, … »: every gauge before → after the rest."""
+def _rest_note(
+    rank: str, *, reasons: Sequence[str], before: dict[str, Any], character: Character
+) -> str:
+    """« Repos Difficile (mal dormi) : Vitalité 3 → 8, … »: the rank taken, what shifted it and
+    every gauge before → after the rest."""
     label = next(r.label for r in reference.REST_RANKS if r.key == rank)
+    if reasons:
+        label = f"{label} ({', '.join(reasons)})"
     gauges = ", ".join(
         f"{_gauge_label(g)} {before[f'{g}_current']} → {getattr(character, f'{g}_current')}"
         for g in reference.GAUGES
@@ -262,3 +311,42 @@ def character_heal(
         version=version,
     )
     return [f"{_gauge_label(gauge)} : {was} → {healed.current}."]
+
+
+# --- objectives (§1) -------------------------------------------------------------------------
+
+
+def objective_impact_gain(character: Character) -> int:
+    """The Impact points an objective reached now would give back (0: the pool is full)."""
+    score = rules_sheet.sheet_scores(sheet.characteristics(character)).rows["impact"]
+    points = character.impact_points
+    return rules_sheet.impact_points_on_objective(points, score) - points
+
+
+@transaction.atomic
+def character_objective_reached(
+    *, character: Character | int, by, version: int | None = None
+) -> list[str]:
+    """An important objective is reached or a new one appears, as the Conteur says (§1): every
+    Impact point comes back, up to the Impact score. A full pool changes nothing."""
+    locked = _locked(character, columns=["impact_points"], version=version)
+    before = locked.impact_points
+    try:
+        gain = objective_impact_gain(locked)
+    except RuleError as error:
+        raise rule_error_to_validation_error(error) from error
+    if not gain:
+        return ["Objectif atteint : les points d'Impact sont déjà au complet."]
+    locked.impact_points = before + gain
+    validate_sheet(locked)
+    character_record_changes(
+        locked,
+        changes={"impact_points": (before, locked.impact_points)},
+        by=by,
+        action=ChangeAction.EDIT,
+        update_fields=["impact_points"],
+    )
+    return [
+        f"Objectif atteint : +{gain} point{'s' if gain > 1 else ''} d'Impact "
+        f"({before} → {locked.impact_points})."
+    ]

@@ -162,10 +162,20 @@ class DamageForm(forms.Form):
 
 
 class RestForm(forms.Form):
+    """A night's rest (§4): its conditions (Normale unless the Conteur says otherwise) and what
+    shifts them; the rules give the rank. A recorded rib-cage injury is read from the record."""
+
     prefix = "rest"
-    rank = forms.ChoiceField(label=_("Repos"), choices=REST_CHOICES, initial="normal")
-    rib_cage = forms.BooleanField(
-        label=_("Cage thoracique blessée (Vitalité et Énergie un cran plus dur)"), required=False
+    rank = forms.ChoiceField(
+        label=_("Conditions du repos"),
+        choices=REST_CHOICES,
+        initial=reference.DEFAULT_REST_RANK,
+        help_text=_("Normale d'ordinaire ; le Conteur peut en imposer d'autres."),
+    )
+    slept_badly = forms.BooleanField(label=_("Mal dormi (un cran plus dur)"), required=False)
+    ate_badly = forms.BooleanField(label=_("Mal mangé (un cran plus dur)"), required=False)
+    whole_day_of_rest = forms.BooleanField(
+        label=_("Une journée entière de repos (un cran plus facile)"), required=False
     )
 
 
@@ -173,6 +183,12 @@ class HealForm(forms.Form):
     prefix = "heal"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     points = forms.IntegerField(label=_("Points rendus"), min_value=1, max_value=POINTS_MAX)
+
+
+class ObjectiveForm(forms.Form):
+    """« Objectif atteint »: nothing to type, the rules give the points back (§1)."""
+
+    prefix = "objective"
 
 
 class StabiliseForm(forms.Form):

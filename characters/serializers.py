@@ -179,10 +179,23 @@ class DamageIn(serializers.Serializer):
 
 
 class RestIn(serializers.Serializer):
-    rank = serializers.ChoiceField(choices=REST_CHOICES)
-    rib_cage = serializers.BooleanField(
-        default=False, help_text="Cage thoracique blessée : Vitalité et Énergie un cran plus dur."
+    """A rest's conditions (§4); the rules give its rank. Unhealed injuries (a rib cage) are read
+    from the character's record, never sent."""
+
+    rank = serializers.ChoiceField(
+        choices=REST_CHOICES,
+        default=reference.DEFAULT_REST_RANK,
+        help_text="Les conditions du repos avant les décalages (normale d'ordinaire).",
     )
+    slept_badly = BooleanField(default=False, help_text="Mal dormi : un cran plus dur.")
+    ate_badly = BooleanField(default=False, help_text="Mal mangé : un cran plus dur.")
+    whole_day_of_rest = BooleanField(
+        default=False, help_text="Une journée entière de repos : un cran plus facile."
+    )
+    version = _version_field()
+
+
+class ObjectiveIn(serializers.Serializer):
     version = _version_field()
 
 

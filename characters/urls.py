@@ -17,6 +17,7 @@ urlpatterns = [
     path("characters/<int:pk>/rest/", views.rest, name="rest"),
     path("characters/<int:pk>/stabilise/", views.stabilise, name="stabilise"),
     path("characters/<int:pk>/heal/", views.heal, name="heal"),
+    path("characters/<int:pk>/objective/", views.objective, name="objective"),
     path("characters/<int:pk>/history/", views.history, name="history"),
     path("characters/<int:pk>/delete/", views.character_delete, name="delete"),
     path(

@@ -32,6 +32,7 @@ from characters.forms import (
     HealForm,
     LanguageAddForm,
     LanguageForm,
+    ObjectiveForm,
     OddsForm,
     RestForm,
     SkillAddForm,
@@ -162,6 +163,8 @@ def sheet_context(request, character, **extra) -> dict:
             stabilise_form=StabiliseForm(),
             heal_form=HealForm(),
         )
+    if character.viewer_is_storyteller:
+        context["objective_gain"] = condition.objective_impact_gain(character)
     context.update(extra)
     return context
 
@@ -488,9 +491,24 @@ def rest(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         RestForm,
-        lambda c, d: condition.character_rest(
-            character=c, rank=d["rank"], rib_cage=d["rib_cage"], by=request.user
-        ),
+        lambda c, d: condition.character_rest(character=c, by=request.user, **d),
+    )
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def objective(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The Conteur says an important objective is reached (or a new one appears): every Impact
+    point comes back (§1)."""
+    character = character_get_for_editor(user=request.user, pk=pk)
+    if not character.viewer_is_storyteller:
+        raise PermissionDenied(_("Seul le Conteur annonce qu'un objectif est atteint."))
+    return _action(
+        request,
+        pk,
+        ObjectiveForm,
+        lambda c, d: condition.character_objective_reached(character=c, by=request.user),
     )
 
 

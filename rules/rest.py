@@ -34,6 +34,21 @@ def rest_rank(
     return shift_rank(base, int(slept_badly) + int(ate_badly) - int(whole_day_of_rest))
 
 
+def injury_harder_gauges(effects: Collection[str]) -> tuple[str, ...]:
+    """Return the gauges that restore one rank harder for a character carrying these unhealed
+    Aggravation effects (keys of `AGGRAVATION_TABLE`): the rib cage's Vitalité and Énergie (§4,
+    §8 row 4). Unknown keys and effects that touch no rest give nothing."""
+    wanted = set(effects)
+    harder = {
+        gauge
+        for row in ref.AGGRAVATION_TABLE.values()
+        for effect in row
+        if effect.key in wanted
+        for gauge in effect.harder_rest_gauges
+    }
+    return tuple(g for g in ref.GAUGES if g in harder)
+
+
 def is_full_rest(rank: str) -> bool:
     """Reading (§4): a full rest (repos complet) is a night's rest of rank Normale or easier."""
     return _index(rank) <= _index("normal")

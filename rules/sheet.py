@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from math import ceil
 
 from rules import reference as ref
-from rules.errors import RuleViolation, check_range, raise_if
+from rules.errors import RuleError, RuleViolation, check_range, raise_if
 from rules.french import de
 
 
@@ -228,6 +228,14 @@ class Speeds:
     sprint_seconds: int
     combat_move_m: int
     combat_run_m: int
+
+
+def impact_points_on_objective(points: int, score: int) -> int:
+    """Return the Impact points after an important objective is reached or a new one appears
+    (§1, the Conteur triggers it): all of them back, up to the Impact row's score."""
+    if points < 0 or score < 0:
+        raise RuleError.single("impact_points", "Les points d'Impact sont un nombre positif.")
+    return max(points, score)
 
 
 def speeds(agility: int, vigor: int) -> Speeds:

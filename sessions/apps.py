@@ -8,3 +8,8 @@ class SessionsConfig(AppConfig):
     name = "sessions"
     label = "play"
     verbose_name = _("Séances et table")
+
+    def ready(self) -> None:
+        from sessions import injury_rest  # the app registry is ready: models may be imported
+
+        injury_rest.register()

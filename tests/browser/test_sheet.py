@@ -1,6 +1,8 @@
 """The sheet in a real browser: in-place edits swap derived values without a reload, and a stale
 edit from a second tab shows who changed the field."""
 
+import os
+
 import pytest
 
 from characters.models import Character
@@ -142,3 +144,50 @@ def test_an_action_fills_the_live_region_without_replacing_it(new_page, sheet):
     assert page.locator("#id_heal-gauge").evaluate("e => e.labels[0].innerText") == "Constitution"
     sheet.refresh_from_db()
     assert sheet.vitality_current == 11
+
+
+def _shoot(page, name: str) -> None:
+    """With SHEET_SHOTS=<folder>, keep a picture of the actions at the test's width (review)."""
+    folder = os.environ.get("SHEET_SHOTS")
+    if folder:
+        page.locator("#actions").screenshot(path=f"{folder}/{name}.png")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_rest_after_bad_sleep_is_one_rank_harder(new_page, sheet, width):
+    """§4: « Sleeping or eating badly makes restoration harder »: Normale + mal dormi = Difficile,
+    Harmonie points per gauge."""
+    Character.objects.filter(pk=sheet.pk).update(vitality_current=1)
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, "aelis")
+    page.goto(f"/characters/{sheet.pk}/")
+    assert page.get_by_label("Conditions du repos").input_value() == "normal"
+    assert page.get_by_text("Cage thoracique").count() == 0
+    page.get_by_label("Mal dormi (un cran plus dur)").check()
+    _shoot(page, f"rest-{width}")
+    page.get_by_role("button", name="Prendre ce repos").click()
+    region = page.locator("#action-messages")
+    region.locator("li").first.wait_for()
+    assert "Repos Difficile (mal dormi)" in region.inner_text()
+    harmony = rules_sheet.sheet_scores(rules_sheet.Characteristics()).harmony
+    sheet.refresh_from_db()
+    assert sheet.vitality_current == 1 + harmony
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_conteur_gives_impact_points_back_on_an_objective(new_page, sheet, width):
+    """§1: Impact points « are all regained when an important objective is reached »."""
+    score = rules_sheet.sheet_scores(rules_sheet.Characteristics()).rows["impact"]
+    Character.objects.filter(pk=sheet.pk).update(impact_points=0)
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, "conteur")
+    page.goto(f"/characters/{sheet.pk}/")
+    _shoot(page, f"objective-{width}")
+    page.get_by_role("button", name=f"Objectif atteint : +{score} points d'Impact").click()
+    region = page.locator("#action-messages")
+    region.locator("li").first.wait_for()
+    assert f"+{score} points d'Impact (0 → {score})" in region.inner_text()
+    sheet.refresh_from_db()
+    assert sheet.impact_points == score

@@ -6,12 +6,14 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from characters.models import CharacterChange, CharacterSkill
 from common.api_schema import tag_version
 from rules import reference
 from rules import sheet as rules_sheet
+from sessions.models import Injury
 
 pytestmark = pytest.mark.django_db
 
@@ -97,8 +99,9 @@ def test_vitality_at_zero_gives_agony_and_peril_then_stabilise_ends_the_peril(
 def test_a_quick_rest_restores_might_plus_harmony_and_a_rib_cage_makes_it_harder(
     api, player, character
 ):
-    """§4: Rapide = Puissance + Harmonie per gauge; a rib-cage injury makes Vitalité and Énergie
-    one rank harder (Rapide → Normale = Puissance)."""
+    """§4: Rapide = Puissance + Harmonie per gauge; « A rib-cage injury (Aggravation table) makes
+    Vitalité and Énergie restoration one rank harder » (Rapide → Normale = Puissance): the
+    character's recorded, unhealed injury, not a field of the body."""
     character.vitality_current = character.energy_current = 1
     character.save()
     might, harmony = scores().might, scores().harmony
@@ -113,12 +116,68 @@ def test_a_quick_rest_restores_might_plus_harmony_and_a_rib_cage_makes_it_harder
     assert CharacterChange.objects.filter(action="rest", field="energy_current").exists()
 
     type(character).objects.filter(pk=character.pk).update(vitality_current=1, energy_current=1)
-    body = {"rank": "quick", "rib_cage": True, "version": 2}
+    Injury.objects.create(
+        campaign=character.campaign, character=character, row=4, effect="rib_cage"
+    )
+    body = {"rank": "quick", "version": 2}
     response = api.post(url(character, "rest"), body, format="json")
     assert response.status_code == 200, response.json()
     sheet = response.json()["character"]
     assert (sheet["vitality_current"], sheet["energy_current"]) == (1 + might, 1 + might)
+    assert sheet["confidence_current"] == 15
+    assert response.json()["notes"][1] == (
+        "Cage thoracique : Vitalité et Énergie restaurées un cran plus dur."
+    )
     assert tag_version(response["ETag"]) == 3
+
+
+def test_a_healed_rib_cage_no_longer_slows_the_rest(api, player, character):
+    character.vitality_current = 1
+    character.save()
+    Injury.objects.create(
+        campaign=character.campaign,
+        character=character,
+        row=4,
+        effect="rib_cage",
+        healed_at=timezone.now(),
+    )
+    api.force_authenticate(player)
+    response = api.post(url(character, "rest"), {"rank": "quick", "version": 1}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["character"]["vitality_current"] == min(
+        15, 1 + scores().might + scores().harmony
+    )
+    assert len(response.json()["notes"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "rank", "points"),
+    [
+        ({}, "Normale", "might"),
+        ({"slept_badly": True}, "Difficile (mal dormi)", "harmony"),
+        ({"slept_badly": True, "ate_badly": True}, "Très difficile (mal dormi, mal mangé)", "one"),
+        ({"whole_day_of_rest": True}, "Rapide (journée entière de repos)", "both"),
+        (
+            {"rank": "hard", "whole_day_of_rest": True},
+            "Normale (journée entière de repos)",
+            "might",
+        ),
+    ],
+)
+def test_bad_sleep_bad_food_and_a_day_of_rest_shift_the_rank(
+    api, player, character, body, rank, points
+):
+    """§4: « Default rank Normale. Sleeping or eating badly makes restoration harder, a whole day
+    of rest easier (Reading: one rank each) »: the API computes the rank from the circumstances."""
+    character.vitality_current = 1
+    character.save()
+    might, harmony = scores().might, scores().harmony
+    gained = {"might": might, "harmony": harmony, "one": 1, "both": might + harmony}[points]
+    api.force_authenticate(player)
+    response = api.post(url(character, "rest"), {**body, "version": 1}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["notes"][0].startswith(f"Repos {rank} : Vitalité 1 → {1 + gained},")
+    assert response.json()["character"]["vitality_current"] == 1 + gained
 
 
 def test_heal_restores_points_never_above_the_maximum(api, storyteller, character):
@@ -159,7 +218,9 @@ def test_heal_restores_points_never_above_the_maximum(api, storyteller, characte
         ("damage", {"gauge": "vitality", "amount": 2, "scars": -1}, "scars", "supérieur"),
         ("damage", {"amount": 2}, "gauge", "Ce champ est obligatoire."),
         ("rest", {"rank": "forever"}, "rank", "n'est pas un choix valide"),
-        ("rest", {"rank": "normal", "rib_cage": "peut-être"}, "rib_cage", "booléen valide"),
+        ("rest", {"rank": "normal", "slept_badly": "peut-être"}, "slept_badly", "booléen valide"),
+        ("rest", {"ate_badly": 1}, "ate_badly", "booléen valide"),
+        ("rest", {"whole_day_of_rest": None}, "whole_day_of_rest", "ne peut être nul"),
         ("heal", {"gauge": "energy", "points": 0}, "points", "supérieure ou égale à"),
         ("heal", {"gauge": "energy"}, "points", "Ce champ est obligatoire."),
         ("stabilise", {}, "gauge", "Ce champ est obligatoire."),

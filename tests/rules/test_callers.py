@@ -72,7 +72,6 @@ NOT_WIRED_YET: dict[str, str] = {
     "rest.rank_points": "engine-internal: used by points_restored",
     "rest.rest_gauge": "engine-internal: rest() restores each gauge with it",
     "rest.shift_rank": "engine-internal: rank shifts inside rest() and rest_rank",
-    "rest.rest_rank": "to wire: the rest form asks the rank; §4 bad sleep/whole day (no item yet)",
     "sheet.column_scores": "engine-internal: used by might, harmony and sheet_scores",
     "sheet.exaltation_bonus": "engine-internal: used by gauge_maximum",
     "sheet.language_violations": "engine-internal: used by play_violations and creation",
