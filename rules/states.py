@@ -314,6 +314,18 @@ def gain_capped(points: int, maximum: int, gained: int = 1) -> int:
     return min(points + gained, maximum)
 
 
+def spend_capped(points: int, spent: int, label: str = "Fatalité") -> int:
+    """Fortune and Fatalité are spent (§14: « dépensée pour aggraver une situation » / « plusieurs
+    à la fois »): return the points left; spending none, or more than is held, is refused."""
+    if spent < 1:
+        raise RuleError.single("points", f"{label} : dépensez au moins 1 point.")
+    if spent > points:
+        asked = plural(spent, "point demandé", "points demandés")
+        held = plural(points, "disponible", "disponibles")
+        raise RuleError.single("points", f"{label} : {spent} {asked}, seulement {points} {held}.")
+    return points - spent
+
+
 def fortune_for_all(fortunes: Mapping[str, int], fate: int) -> tuple[dict[str, int], int]:
     """Despair option (§5): every character gains 1 Fortune and the Conteur 1 Fatalité, each capped
     at 5 (§14); return (new fortunes, new fate)."""

@@ -27,7 +27,7 @@ from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import api_filters, selectors, services
+from sessions import api_filters, fortune, selectors, services
 from sessions import serializers as s
 from sessions.checks import check_prepare
 from sessions.injuries import roller_injuries
@@ -322,6 +322,87 @@ class MoraleAction(TableView):
                 {"event": change.event, "morale": _panel(self, request), "exploit": exploit}
             ).data,
             status=201,
+        )
+
+
+class FateSpend(TableView):
+    """The Conteur spends Fatalité (§14): to worsen a situation or as maluses on a luck roll.
+    Logged with its reason; more than the pool holds is a 400 in French and changes nothing. The
+    same `Idempotency-Key` header (or `idempotency_key` field) returns the spend already made."""
+
+    queryset = Roll.objects.none()
+    input_serializer_class = s.FateSpendIn
+    output_serializer_class = s.MoraleEventOut
+
+    @extend_schema(responses={201: s.MoraleEventOut})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        serializer = s.FateSpendIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
+        event = fortune.fate_spend(
+            campaign=self.campaign,
+            by=request.user,
+            points=data["points"],
+            reason=data["reason"],
+            visibility=data["visibility"],
+            idempotency_key=(key or uuid.uuid4().hex)[:64],
+        )
+        return Response(
+            s.MoraleEventOut({"event": event, "morale": _panel(self, request)}).data, status=201
+        )
+
+
+class FortuneRequest(TableView):
+    """A player asks to spend Fortune points of its character, several at once (§14: with the
+    Conteur's agreement): a pending request in the log and the Moral (`fortune_requests`),
+    nothing spent yet. The same `Idempotency-Key` returns the request already made."""
+
+    queryset = Roll.objects.none()
+    input_serializer_class = s.FortuneRequestIn
+    output_serializer_class = s.MoraleEventOut
+
+    @extend_schema(responses={201: s.MoraleEventOut})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        serializer = s.FortuneRequestIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
+        event = fortune.fortune_request(
+            campaign=self.campaign,
+            by=request.user,
+            character_id=data["character"],
+            points=data["points"],
+            reason=data["reason"],
+            idempotency_key=(key or uuid.uuid4().hex)[:64],
+        )
+        return Response(
+            s.MoraleEventOut({"event": event, "morale": _panel(self, request)}).data, status=201
+        )
+
+
+class FortuneAnswer(TableView):
+    """The Conteur accepts (the points leave the sheet) or refuses a pending Fortune request
+    (§14); logged. The same answer again returns the one already given."""
+
+    queryset = Roll.objects.none()
+    input_serializer_class = s.FortuneAnswerIn
+    output_serializer_class = s.MoraleEventOut
+
+    @extend_schema(responses={201: s.MoraleEventOut})
+    def post(self, request: Request, campaign_id: int, pk: int) -> Response:
+        if not selectors.fortune_request_exists(campaign=self.campaign, pk=pk):
+            raise Http404
+        serializer = s.FortuneAnswerIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        event = fortune.fortune_answer(
+            campaign=self.campaign,
+            by=request.user,
+            request_id=pk,
+            accept=serializer.validated_data["accept"],
+        )
+        return Response(
+            s.MoraleEventOut({"event": event, "morale": _panel(self, request)}).data, status=201
         )
 
 

@@ -28,6 +28,17 @@ urlpatterns = [
     path(IN_CAMPAIGN + "odds/", api.Odds.as_view(), name="odds"),
     path(IN_CAMPAIGN + "morale/", api.Morale.as_view(), name="morale"),
     path(IN_CAMPAIGN + "morale/actions/", api.MoraleAction.as_view(), name="morale-action"),
+    path(IN_CAMPAIGN + "morale/fate/spend/", api.FateSpend.as_view(), name="fate-spend"),
+    path(
+        IN_CAMPAIGN + "morale/fortune/requests/",
+        api.FortuneRequest.as_view(),
+        name="fortune-request",
+    ),
+    path(
+        IN_CAMPAIGN + "morale/fortune/requests/<int:pk>/answer/",
+        api.FortuneAnswer.as_view(),
+        name="fortune-answer",
+    ),
     # combat (§13): the bestiary, encounters and their turns (sessions/combat_api.py)
     path(IN_CAMPAIGN + "stat-blocks/", combat_api.StatBlockList.as_view(), name="stat-block-list"),
     path(

@@ -175,6 +175,43 @@ class MoraleForm(forms.Form):
         }
 
 
+class FateSpendForm(forms.Form):
+    """The Conteur spends Fatalité (§14): how many points, and what for."""
+
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=5, initial=1)
+    reason = forms.CharField(label=_("Pour quoi"), max_length=200)
+    visibility = forms.ChoiceField(
+        label=_("Visibilité"),
+        choices=[(Visibility.PUBLIC, _("Public")), (Visibility.STORYTELLER, _("Secret"))],
+        initial=Visibility.PUBLIC,
+    )
+    idempotency_key = forms.CharField(max_length=64, initial=fresh_key)
+
+    def service_kwargs(self) -> dict:
+        return dict(self.cleaned_data)
+
+
+class FortuneRequestForm(forms.Form):
+    """A player asks the Conteur to spend Fortune points (§14), several at once."""
+
+    character = forms.IntegerField(min_value=1)
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=5, initial=1)
+    reason = forms.CharField(label=_("Pour quoi"), max_length=200)
+    idempotency_key = forms.CharField(max_length=64, initial=fresh_key)
+
+    def service_kwargs(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["character_id"] = data.pop("character")
+        return data
+
+
+class FortuneAnswerForm(forms.Form):
+    answer = forms.ChoiceField(choices=[("accept", _("Accepter")), ("refuse", _("Refuser"))])
+
+    def service_kwargs(self) -> dict:
+        return {"accept": self.cleaned_data["answer"] == "accept"}
+
+
 class ConsequenceForm(forms.Form):
     kind = forms.ChoiceField(choices=list(consequences.CONSEQUENCES.items()))
     victim = forms.IntegerField(required=False)

@@ -57,6 +57,8 @@ STORYTELLER_ACTIONS = frozenset(
 # The moves of the whole group: they name no character unless one is given.
 GROUP_ACTIONS = frozenset({GAIN_HOPE, GAIN_DESPAIR, HOPE_EXPLOIT, DESPAIR_EXPLOIT})
 ENTERABLE_STATES = (rules_states.FURY, rules_states.BLAZE, rules_states.SERENITY)
+# A player's Fortune spend waits for the Conteur's agreement (§14): the status of its log line.
+FORTUNE_PENDING, FORTUNE_ACCEPTED, FORTUNE_REFUSED = "pending", "accepted", "refused"
 
 
 @dataclass

@@ -7,7 +7,7 @@ hidden (the Conteur's own) → the Conteur only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
@@ -20,7 +20,7 @@ from rules import morale as rules_morale
 from rules import states as rules_states
 from sessions.injuries import injury_effect, injury_label, open_injuries
 from sessions.models import MoralePool, PlaySession, Roll, TableEvent, TableEventKind, Visibility
-from sessions.morale import member_keys, morale_of, player_characters
+from sessions.morale import FORTUNE_PENDING, member_keys, morale_of, player_characters
 
 LOG_PAGE = 30
 POLL_LIMIT = 50
@@ -118,6 +118,18 @@ class MemberPanel:
     state_label: str
     mine: bool
     injuries: list  # open Injury rows, each with `.label`
+    fortune: int = 0
+
+
+@dataclass(frozen=True)
+class FortuneRequest:
+    """A player's spend of Fortune waiting for the Conteur's agreement (§14)."""
+
+    id: int
+    character: int
+    name: str
+    points: int
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,7 @@ class MoralePanel:
     galvanized: bool
     tormented: bool
     members: list[MemberPanel]
+    fortune_requests: list[FortuneRequest] = field(default_factory=list)
 
     @property
     def empty_slots(self) -> range:
@@ -138,7 +151,7 @@ class MoralePanel:
 
 def morale_panel(*, campaign: Campaign, user) -> MoralePanel:
     """The group's Moral with each character's personal points, states and open injuries, from
-    rules.morale (three queries)."""
+    rules.morale, and the Fortune spends waiting for the Conteur (four queries)."""
     pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
     characters = list(player_characters(campaign))
     morale = morale_of(pool, characters)
@@ -164,8 +177,20 @@ def morale_panel(*, campaign: Campaign, user) -> MoralePanel:
                 else rules_states.STATE_LABELS.get(state, state),
                 mine=character.owner_id == user.pk,
                 injuries=wounds.get(character.pk, []),
+                fortune=character.fortune,
             )
         )
+    names = {c.pk: c.name for c in characters}
+    requests = [
+        FortuneRequest(
+            id=event.pk,
+            character=event.character_id,
+            name=names.get(event.character_id, ""),
+            points=event.payload["fortune_request"],
+            reason=event.payload.get("reason", ""),
+        )
+        for event in pending_fortune_requests(campaign=campaign)
+    ]
     return MoralePanel(
         hope=morale.hope,
         despair=morale.despair,
@@ -175,7 +200,22 @@ def morale_panel(*, campaign: Campaign, user) -> MoralePanel:
         galvanized=morale.galvanized,
         tormented=morale.tormented,
         members=members,
+        fortune_requests=requests,
     )
+
+
+def pending_fortune_requests(*, campaign: Campaign):
+    """The log's Fortune requests still waiting for the Conteur's answer, oldest first."""
+    return TableEvent.objects.filter(
+        campaign=campaign, kind=TableEventKind.MORALE, payload__fortune_status=FORTUNE_PENDING
+    ).order_by("pk")
+
+
+def fortune_request_exists(*, campaign: Campaign, pk: int) -> bool:
+    """Whether this log line of the campaign is a Fortune request (answered or not)."""
+    return TableEvent.objects.filter(
+        campaign=campaign, pk=pk, payload__has_key="fortune_request"
+    ).exists()
 
 
 def morale_state(*, campaign: Campaign) -> rules_morale.Morale:

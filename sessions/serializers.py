@@ -174,6 +174,15 @@ class MemberOut(serializers.Serializer):
     calm = serializers.BooleanField()
     state = serializers.CharField()
     injuries = InjuryOut(many=True)
+    fortune = serializers.IntegerField()
+
+
+class FortuneRequestOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    character = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    reason = serializers.CharField()
 
 
 class MoraleOut(serializers.Serializer):
@@ -184,6 +193,7 @@ class MoraleOut(serializers.Serializer):
     galvanized = serializers.BooleanField()
     tormented = serializers.BooleanField()
     members = MemberOut(many=True)
+    fortune_requests = FortuneRequestOut(many=True)
 
 
 class MoraleActionIn(serializers.Serializer):
@@ -212,6 +222,45 @@ class MoraleActionOut(serializers.Serializer):
     event = EventOut()
     morale = MoraleOut()
     exploit = serializers.JSONField(allow_null=True)
+
+
+class FateSpendIn(serializers.Serializer):
+    points = serializers.IntegerField(
+        min_value=1, max_value=5, help_text="Points de Fatalité dépensés (pas plus que la réserve)."
+    )
+    reason = TextField(max_length=200, help_text="À quoi sert la Fatalité, en quelques mots.")
+    visibility = serializers.ChoiceField(
+        choices=[Visibility.PUBLIC, Visibility.STORYTELLER], default=Visibility.PUBLIC
+    )
+    idempotency_key = TextField(
+        max_length=64,
+        required=False,
+        help_text="Une clé par dépense voulue : la renvoyer (ou l'en-tête Idempotency-Key) rend "
+        "la même dépense au lieu d'en faire une autre.",
+    )
+
+
+class MoraleEventOut(serializers.Serializer):
+    event = EventOut()
+    morale = MoraleOut()
+
+
+class FortuneRequestIn(serializers.Serializer):
+    character = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    points = serializers.IntegerField(
+        min_value=1, max_value=5, help_text="Points de Fortune à dépenser (pas plus que la fiche)."
+    )
+    reason = TextField(max_length=200, help_text="À quoi sert la Fortune, en quelques mots.")
+    idempotency_key = TextField(
+        max_length=64,
+        required=False,
+        help_text="Une clé par demande voulue : la renvoyer (ou l'en-tête Idempotency-Key) rend "
+        "la même demande au lieu d'en faire une autre.",
+    )
+
+
+class FortuneAnswerIn(serializers.Serializer):
+    accept = BooleanField(help_text="true : dépenser les points ; false : refuser.")
 
 
 class ConsequenceIn(serializers.Serializer):

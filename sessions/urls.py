@@ -3,7 +3,7 @@
 from django.urls import path
 
 from common import converters  # noqa: F401 (registers <rowid:…>)
-from sessions import combat_urls, views
+from sessions import combat_urls, session_views, views
 
 app_name = "sessions"
 
@@ -11,17 +11,28 @@ table = "campaigns/<rowid:pk>/table/"
 session = "campaigns/<rowid:pk>/sessions/<rowid:session_pk>/table/"
 campaign = "campaigns/<rowid:pk>/"
 urlpatterns = [
-    path(campaign + "sessions/", views.session_list, name="list"),
-    path(campaign + "sessions/new/", views.session_create, name="create"),
-    path(campaign + "sessions/<rowid:session_pk>/", views.session_detail, name="detail"),
-    path(campaign + "sessions/<rowid:session_pk>/edit/", views.session_edit, name="edit"),
-    path(campaign + "sessions/<rowid:session_pk>/delete/", views.session_delete, name="delete"),
+    path(campaign + "sessions/", session_views.session_list, name="list"),
+    path(campaign + "sessions/new/", session_views.session_create, name="create"),
+    path(campaign + "sessions/<rowid:session_pk>/", session_views.session_detail, name="detail"),
+    path(campaign + "sessions/<rowid:session_pk>/edit/", session_views.session_edit, name="edit"),
+    path(
+        campaign + "sessions/<rowid:session_pk>/delete/",
+        session_views.session_delete,
+        name="delete",
+    ),
     path(table, views.table_page, name="table"),
     path(table + "odds/", views.table_odds, name="odds"),
     path(table + "rolls/", views.roll_create, name="roll"),
     path(table + "poll/", views.table_poll, name="poll"),
     path(table + "morale/", views.morale_panel, name="morale"),
     path(table + "morale/act/", views.morale_action, name="morale_act"),
+    path(table + "morale/fate/", views.fate_spend, name="fate_spend"),
+    path(table + "morale/fortune/", views.fortune_request, name="fortune_request"),
+    path(
+        table + "morale/fortune/<rowid:event_pk>/answer/",
+        views.fortune_answer,
+        name="fortune_answer",
+    ),
     path(
         table + "rolls/<rowid:roll_pk>/consequence/",
         views.consequence_apply,

@@ -17,27 +17,30 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from campaigns import selectors as campaign_selectors
-from campaigns import services as campaign_services
 from campaigns.models import Campaign
 from campaigns.policy import (
     campaign_get_for_member,
-    campaign_get_for_storyteller,
-    explains_refusal,
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import combat_selectors, row_cache, selectors, services
+from sessions import combat_selectors, fortune, row_cache, selectors, services
 from sessions.checks import check_prepare
 from sessions.consequences import consequences_available
-from sessions.forms import ConsequenceForm, MoraleForm, PlaySessionForm, RollForm, fresh_key
+from sessions.forms import (
+    ConsequenceForm,
+    FateSpendForm,
+    FortuneAnswerForm,
+    FortuneRequestForm,
+    MoraleForm,
+    RollForm,
+    fresh_key,
+)
 from sessions.injuries import roller_injuries
 from sessions.models import PlaySession, TableEvent, TableEventKind
 
@@ -392,6 +395,70 @@ def morale_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return trigger_client_event(response, POLL_NOW) if not error else response
 
 
+def _panel_write(request: HtmxHttpRequest, campaign: Campaign, form, write, form_name: str):
+    """Run one write of the Moral panel from its form: the panel comes back (HTMX, with the
+    form kept on an error) or the page (redirect, with a message)."""
+    error = event = None
+    if form.is_valid():
+        try:
+            event = write(campaign=campaign, by=request.user, **form.service_kwargs())
+        except ValidationError as exc:
+            error = " ".join(exc.messages)
+    else:
+        error = " ".join(m for ms in form.errors.values() for m in ms)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, event.summary)
+        return redirect("sessions:table", pk=campaign.pk)
+    response = render(
+        request,
+        "sessions/page.html#morale",
+        {
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+            "morale_error": error,
+            form_name: form if error else None,
+        },
+    )
+    return trigger_client_event(response, POLL_NOW) if not error else response
+
+
+@login_required
+@require_POST
+def fate_spend(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The Conteur spends Fatalité (§14)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    return _panel_write(
+        request, campaign, FateSpendForm(request.POST), fortune.fate_spend, "fate_form"
+    )
+
+
+@login_required
+@require_POST
+def fortune_request(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A player asks the Conteur to spend Fortune points (§14)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    form = FortuneRequestForm(request.POST)
+    return _panel_write(request, campaign, form, fortune.fortune_request, "fortune_form")
+
+
+@login_required
+@require_POST
+def fortune_answer(request: HtmxHttpRequest, pk: int, event_pk: int) -> HttpResponse:
+    """The Conteur accepts or refuses a pending Fortune request (§14)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    if not selectors.fortune_request_exists(campaign=campaign, pk=event_pk):
+        raise Http404
+
+    def answer(**kwargs):
+        return fortune.fortune_answer(request_id=event_pk, **kwargs)
+
+    return _panel_write(request, campaign, FortuneAnswerForm(request.POST), answer, "answer_form")
+
+
 @login_required
 @require_POST
 def consequence_apply(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpResponse:
@@ -456,98 +523,3 @@ def injury_heal(request: HtmxHttpRequest, pk: int, injury_pk: int) -> HttpRespon
         },
     )
     return trigger_client_event(response, POLL_NOW) if not error else response
-
-
-@login_required
-@require_GET
-def session_list(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    context = {
-        "campaign": campaign,
-        "is_storyteller": is_storyteller(campaign),
-        "play_sessions": selectors.play_sessions_for_campaign(campaign=campaign),
-    }
-    return render(request, "sessions/session_list.html", context)
-
-
-def _session_form_page(request, campaign, form, play_session=None) -> HttpResponse:
-    return render(
-        request,
-        "sessions/session_form.html",
-        {"campaign": campaign, "is_storyteller": True, "form": form, "play_session": play_session},
-    )
-
-
-@explains_refusal
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    initial = {}
-    current_arc = campaign_selectors.arc_current(campaign=campaign)
-    if current_arc is not None:
-        initial["arc"] = current_arc.pk
-    form = PlaySessionForm(request.POST or None, campaign=campaign, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            play_session = campaign_services.entry_save(entry=form.save(commit=False))
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(
-                request, _("Séance « %(title)s » planifiée.") % {"title": play_session}
-            )
-            return redirect("sessions:detail", pk=campaign.pk, session_pk=play_session.pk)
-    return _session_form_page(request, campaign, form)
-
-
-@login_required
-@require_GET
-def session_detail(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    context = {
-        "campaign": campaign,
-        "is_storyteller": is_storyteller(campaign),
-        "play_session": selectors.play_session_get(campaign=campaign, pk=session_pk),
-    }
-    return render(request, "sessions/session_detail.html", context)
-
-
-@explains_refusal
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_edit(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
-    form = PlaySessionForm(request.POST or None, instance=play_session, campaign=campaign)
-    if request.method == "POST" and form.is_valid():
-        try:
-            play_session = campaign_services.entry_save(entry=form.save(commit=False))
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("Séance enregistrée."))
-            return redirect("sessions:detail", pk=campaign.pk, session_pk=play_session.pk)
-    return _session_form_page(request, campaign, form, play_session)
-
-
-@explains_refusal
-@login_required
-@require_http_methods(["GET", "POST"])
-def session_delete(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResponse:
-    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    play_session = selectors.play_session_get(campaign=campaign, pk=session_pk)
-    if request.method == "POST":
-        campaign_services.entry_delete(entry=play_session)
-        messages.success(request, _("Séance « %(title)s » supprimée.") % {"title": play_session})
-        return redirect("sessions:list", pk=campaign.pk)
-    return render(
-        request,
-        "campaigns/confirm_delete.html",
-        {
-            "campaign": campaign,
-            "is_storyteller": True,
-            "object": play_session,
-            "cancel_url": reverse("sessions:detail", args=[campaign.pk, play_session.pk]),
-        },
-    )

@@ -1,6 +1,8 @@
 """Small filters of the table page: percentages, labels of the rules' keys, loops, and the
 short sentence a screen reader hears for a row of the log."""
 
+import uuid
+
 from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -95,3 +97,9 @@ def pool_text(panel) -> str:
         "room": room,
         "capacity": panel.capacity,
     }
+
+
+@register.simple_tag
+def fresh_idempotency_key() -> str:
+    """A fresh idempotency key for a form the page renders (one per write wanted)."""
+    return uuid.uuid4().hex
