@@ -37,7 +37,8 @@ def test_editing_a_compendium_row_moves_the_focus_in_then_onto_the_saved_row(new
     row = page.locator(f"#assets-{asset.pk}")
     row.get_by_role("link", name="Modifier").click()
     page.locator(f"#assets-{asset.pk}.editing").wait_for()
-    page.wait_for_function("document.activeElement.tagName !== 'BODY'")
+    # Waiting on :focus (a selector, not a predicate: the page's CSP forbids eval).
+    page.locator(f"#assets-{asset.pk}.editing :focus").wait_for()
     tag, _id, name = page.evaluate(ACTIVE)
     assert (tag, name) == ("INPUT", "name")  # the first field of the form
     assert page.evaluate("document.activeElement.closest('li.editing') !== null")
@@ -46,7 +47,7 @@ def test_editing_a_compendium_row_moves_the_focus_in_then_onto_the_saved_row(new
     page.keyboard.type("Très riche")
     page.keyboard.press("Enter")
     page.locator(f"#assets-{asset.pk}:not(.editing)").wait_for()
-    page.wait_for_function(f"document.activeElement.id === 'assets-{asset.pk}'")
+    page.locator(f"#assets-{asset.pk}:focus").wait_for()
     assert "Très riche" in page.evaluate("document.activeElement.innerText")
 
 

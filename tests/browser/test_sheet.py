@@ -122,9 +122,7 @@ def test_lowering_force_of_a_full_pool_lowers_it_and_says_so(new_page, campaign,
     assert page.locator("#f-impact_points .value").inner_text() == "6"
     assert page.locator("#pool-impact-max").inner_text() == "6"
     # The focus is back on the saved value, whose link says what it now holds.
-    page.wait_for_function(
-        "document.activeElement.getAttribute('aria-label') === 'Modifier Force : 5'"
-    )
+    page.locator('[aria-label="Modifier Force : 5"]:focus').wait_for()  # a selector: no eval
 
 
 def test_an_action_fills_the_live_region_without_replacing_it(new_page, sheet):

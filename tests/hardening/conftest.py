@@ -31,8 +31,17 @@ from campaigns.services import campaign_create, invitation_create
 from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
 from progression import ellipses
 from progression.models import Training
-from sessions import checks, services
-from sessions.models import Combatant, Encounter, Injury, PlaySession, StatBlock, Visibility
+from sessions import checks, morale, services
+from sessions.models import (
+    Combatant,
+    Encounter,
+    Injury,
+    PlaySession,
+    StatBlock,
+    TableEvent,
+    TableEventKind,
+    Visibility,
+)
 
 # Text only B's Conteur may read (a hidden roll), only the owner and the Conteur may read (private
 # notes), and text of B no one outside B may read.
@@ -140,6 +149,14 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
     combatant = Combatant.objects.create(
         encounter=encounter, stat_block=stat_block, name=f"Brigand {marker} 1", finesse=6
     )
+    fortune_request = TableEvent.objects.create(
+        campaign=campaign,
+        kind=TableEventKind.MORALE,
+        actor=owner,
+        character=character,
+        summary=f"Demande de Fortune {marker}",
+        payload={"fortune_request": 1, "fortune_status": morale.FORTUNE_PENDING},
+    )
     return {
         "campaign": campaign,
         "arc": arc,
@@ -159,6 +176,7 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
         "stat_block": stat_block,
         "encounter": encounter,
         "combatant": combatant,
+        "fortune_request": fortune_request,
     }
 
 

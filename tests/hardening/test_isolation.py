@@ -44,6 +44,7 @@ ROW_BY_PARAM = {
     "encounter_pk": "encounter",
     "combatant_pk": "combatant",
     "combatant_id": "combatant",
+    "event_pk": "fortune_request",
 }
 # What a bare `pk` is, by namespace (and, in the APIs, by the route name's first word).
 PK_BY_NAMESPACE = {
@@ -64,6 +65,7 @@ PK_BY_API_ROUTE = {
     "stat-block": "stat_block",
     "encounter": "encounter",
     "combatant": "encounter",  # encounters/<pk>/combatants/<combatant_id>/
+    "fortune": "fortune_request",  # morale/fortune/requests/<pk>/answer/
 }
 # Values of the text parameters: each is tried with every value.
 TEXT_VALUES = {
