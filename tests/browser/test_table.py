@@ -5,6 +5,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from characters.models import Character, CharacterSkill
 from sessions.models import MoralePool
@@ -248,6 +249,7 @@ def test_fortune_asked_by_a_player_is_accepted_by_the_conteur_and_fatalite_spent
         "() => document.querySelector('[data-morale=\"fate\"]').innerText === '1'"
     )
     seconds_until(joueur.locator(".log-row").get_by_text("Le Conteur dépense 1 Fatalité"), 4)
-    assert joueur.locator('[data-personal="fortune"]').first.inner_text() == "1"
+    # The log row comes first; the Moral panel is fetched again right after it.
+    expect(joueur.locator('[data-personal="fortune"]').first).to_have_text("1", timeout=4000)
     joueur.set_viewport_size({"width": 390, "height": 844})
     joueur.locator("#morale-panel").screenshot(path="/tmp/fortune-player-390.png")
