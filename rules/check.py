@@ -124,6 +124,39 @@ class Check:
         return self.characteristic + self.hope
 
 
+def critical_faces(
+    success_from: int = EXPLODING_FACE, failure_to: int = SUBTRACTING_FACE
+) -> tuple[frozenset[int], frozenset[int]]:
+    """Return the (critical success, critical failure) faces of a check whose ability widens its
+    critical ranges (§5). Reading: a range widens from its own end, so a critical success on every
+    face from `success_from` to 10 and a critical failure on every face from 1 to `failure_to`
+    (default 10 and 1); the two ranges never meet."""
+    found = []
+    if not 2 <= success_from <= DIE_FACES:
+        found.append(
+            RuleViolation(
+                "critical_success_from", "La réussite critique commence entre le 2 et le 10."
+            )
+        )
+    if not 1 <= failure_to <= DIE_FACES - 1:
+        found.append(
+            RuleViolation("critical_failure_to", "L'échec critique s'arrête entre le 1 et le 9.")
+        )
+    if not found and failure_to >= success_from:
+        found.append(
+            RuleViolation(
+                "critical_failure_to",
+                f"L'échec critique (jusqu'au {failure_to}) ne peut pas rejoindre la réussite "
+                f"critique (dès le {success_from}).",
+            )
+        )
+    raise_if(found)
+    return (
+        frozenset(range(success_from, DIE_FACES + 1)),
+        frozenset(range(1, failure_to + 1)),
+    )
+
+
 def pool_advantage(skill: int, complexity: int, boon: int = 0, bane: int = 0) -> int:
     """Return a = skill − complexity + boon − bane. Reading (§5.1): one boon die on a neutral roll
     gives two dice keep the highest, i.e. each surpuissance/impuissance die is one pool step."""

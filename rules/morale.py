@@ -12,6 +12,7 @@ from rules.sheet import personal_point_cap
 
 GROUP = "group"
 PERSONAL = "personal"
+SERENITY = "serenity"  # Apaisement: the effect is paid by the opposite point the Moral gains
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,14 @@ def gain_personal_despair(morale: Morale, key: str) -> Transition:
 def _spend(morale: Morale, key: str, kind: str, source: str) -> Transition:
     m = morale.member(key)
     word = "d'espoir" if kind == "hope" else "de désespoir"
+    if source == SERENITY:
+        return serenity_effect(morale, key, kind)
+    if m.serenity:
+        raise RuleError.single(
+            source,
+            f"{key} est en Apaisement : il ne dépense aucun point du Moral, il use de l'effet "
+            "par l'Apaisement.",
+        )
     if source == PERSONAL:
         if getattr(m, kind) < 1:
             raise RuleError.single(source, f"{key} n'a aucun point {word} personnel.")
@@ -166,9 +175,9 @@ def _spend(morale: Morale, key: str, kind: str, source: str) -> Transition:
             MoraleEvent(f"{kind}_spent", f"{key} dépense 1 point {word} personnel.", key)
         ]
     if source != GROUP:
-        raise RuleError.single("source", "La source doit être le groupe ou le personnage.")
-    if m.serenity:
-        raise RuleError.single(source, f"{key} est en Apaisement et ne peut pas utiliser le Moral.")
+        raise RuleError.single(
+            "source", "La source doit être le groupe, le personnage ou l'Apaisement."
+        )
     if morale.tormented and (m.hope or m.despair):
         raise RuleError.single(
             source,
@@ -182,7 +191,8 @@ def _spend(morale: Morale, key: str, kind: str, source: str) -> Transition:
 
 
 def spend_hope(morale: Morale, key: str, source: str = GROUP) -> Transition:
-    """A character spends a hope point, declared before the roll, from the group or its own."""
+    """A character spends a hope point, declared before the roll, from the group or its own; in
+    Apaisement (source SERENITY) the effect costs no point and the Moral gains a despair (§7)."""
     return _spend(morale, key, "hope", source)
 
 
@@ -193,7 +203,8 @@ def spend_despair(morale: Morale, key: str, source: str = GROUP) -> Transition:
 
 def serenity_effect(morale: Morale, key: str, effect: str) -> Transition:
     """Apaisement (§7): a character uses a hope or despair effect without spending; the Moral gains
-    the opposite point. Not while the Moral is full."""
+    the opposite point. Not while the Moral is full. Reading: in Apaisement a character pays its
+    effects only this way, never with the group's points nor its own (`_spend` refuses them)."""
     m = morale.member(key)
     if not m.serenity:
         raise RuleError.single("serenity", f"{key} n'est pas en Apaisement.")

@@ -28,9 +28,15 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ("§5", "All 1s keep-high / all 10s keep-low chains", "rules.check.chain_starters"),
     ("§5", "Total, target, criticals, hope/despair options", "rules.check.classify"),
     ("§5", "Initiative check", "rules.combat.initiative_check"),
+    ("§5", "A widened critical range grows from its own end", "rules.check.critical_faces"),
     ("§5", "« Enter Acharnement »: the roll itself is made in it", "rules.states.roll_state"),
     ("§6", "Personal caps: Exaltation / 2 rounded up", "rules.sheet.personal_point_cap"),
     ("§7", "Zone condition", "rules.check.is_zone"),
+    (
+        "§7",
+        "Apaisement pays its effects by the opposite point only",
+        "rules.morale.serenity_effect",
+    ),
     ("§7", "Négation hook does nothing", "rules.states.negation_malus"),
     (
         "§7",

@@ -17,7 +17,15 @@ from rules import morale as rules_morale
 from rules import reference
 from rules import sheet as rules_sheet
 from rules import states as rules_states
-from rules.check import Check, combined_skill, hope_substitute, morale_points
+from rules.check import (
+    EXPLODING_FACE,
+    SUBTRACTING_FACE,
+    Check,
+    combined_skill,
+    critical_faces,
+    hope_substitute,
+    morale_points,
+)
 from rules.errors import RuleError
 from rules.gauges import Gauge
 from sessions.errors import violation
@@ -71,6 +79,9 @@ class RollRequest:
     skill_level: int | None = None
     label: str = ""
     injuries: tuple[int, ...] = ()  # the roller's injuries that hinder this roll (§8)
+    # An ability's widened critical ranges (§5): critical success from this face, failure up to it.
+    critical_success_from: int = EXPLODING_FACE
+    critical_failure_to: int = SUBTRACTING_FACE
 
     @property
     def morale_points(self) -> tuple[int, int]:
@@ -99,6 +110,11 @@ class RollRequest:
         data = dict(self.__dict__)
         data["skills"] = list(self.skills)
         data["injuries"] = list(self.injuries)
+        # The effects Apaisement paid for, each by the opposite point the Moral gained (§7).
+        data["hope_by_serenity"] = self.hope_points * (self.hope_source == rules_morale.SERENITY)
+        data["despair_by_serenity"] = self.despair_points * (
+            self.despair_source == rules_morale.SERENITY
+        )
         return data
 
 
@@ -311,6 +327,9 @@ def _engine_check(
 ) -> Check:
     """The rules engine's Check, its refusals translated once into a ValidationError."""
     try:
+        success_faces, failure_faces = critical_faces(
+            request.critical_success_from, request.critical_failure_to
+        )
         return Check(
             skill=skill,
             complexity=request.complexity,
@@ -323,6 +342,8 @@ def _engine_check(
             agony=rules_states.effective_agony(condition.agony, condition.state),
             cancel_critical_failure=request.cancel_critical_failure,
             narrow_success=request.narrow_success,
+            critical_success_faces=success_faces,
+            critical_failure_faces=failure_faces,
         )
     except RuleError as error:
         raise rule_error_to_validation_error(error) from error

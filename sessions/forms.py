@@ -16,6 +16,7 @@ from sessions.models import PlaySession, Visibility
 SOURCE_CHOICES = [
     (morale.PERSONAL, _("mes points personnels")),
     (morale.GROUP, _("le Moral du groupe")),
+    (morale.SERENITY, _("l'Apaisement (le Moral gagne le point opposé)")),
 ]
 CHARACTERISTIC_CHOICES = [
     (_("Principales"), [(k, reference.LABELS[k]) for k in checks.MAIN_CHARACTERISTICS]),
@@ -68,6 +69,22 @@ class RollForm(forms.Form):
     fury = forms.BooleanField(label=_("1 désespoir : entrer en Acharnement"), required=False)
     fortune_fate = forms.BooleanField(
         label=_("1 désespoir : chacun gagne 1 Fortune, le Conteur 1 Fatalité"), required=False
+    )
+    critical_success_from = forms.IntegerField(
+        label=_("Réussite critique dès le"),
+        min_value=2,
+        max_value=10,
+        initial=10,
+        required=False,
+        help_text=_("10 sans capacité ; 9 si une capacité élargit la plage (9 et 10)."),
+    )
+    critical_failure_to = forms.IntegerField(
+        label=_("Échec critique jusqu'au"),
+        min_value=1,
+        max_value=9,
+        initial=1,
+        required=False,
+        help_text=_("1 sans capacité ; les explosions restent sur les 10 et les 1 naturels."),
     )
     characteristic_value = forms.IntegerField(
         label=_("Valeur de caractéristique (PNJ)"), min_value=0, max_value=50, required=False
@@ -137,7 +154,17 @@ class RollForm(forms.Form):
             skill_level=data.get("skill_level"),
             label=data.get("label") or "",
             injuries=tuple(data.get("injuries") or ()),
+            **_critical_ranges(data),
         )
+
+
+def _critical_ranges(data: dict) -> dict[str, int]:
+    """The widened critical ranges asked for; a field left empty keeps the rules' default."""
+    return {
+        name: data[name]
+        for name in ("critical_success_from", "critical_failure_to")
+        if data.get(name) is not None
+    }
 
 
 def fresh_key() -> str:

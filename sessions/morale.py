@@ -24,7 +24,7 @@ from sessions.checks import condition_of
 from sessions.errors import rule_call, violation
 from sessions.models import MoralePool, TableEvent
 
-GROUP, PERSONAL = rules_morale.GROUP, rules_morale.PERSONAL
+GROUP, PERSONAL, SERENITY = rules_morale.GROUP, rules_morale.PERSONAL, rules_morale.SERENITY
 
 GAIN_HOPE = "gain_hope"
 GAIN_DESPAIR = "gain_despair"

@@ -12,11 +12,16 @@ from sessions import checks, consequences, morale
 from sessions.checks import RollRequest
 from sessions.models import PlaySession, Visibility
 
-SOURCES = [morale.PERSONAL, morale.GROUP]
+SOURCES = [morale.PERSONAL, morale.GROUP, morale.SERENITY]
 
 
 @extend_schema_field(
-    {"type": "string", "enum": SOURCES, "description": "personal : ses points ; group : le Moral"},
+    {
+        "type": "string",
+        "enum": SOURCES,
+        "description": "personal : ses points ; group : le Moral ; serenity : l'Apaisement, "
+        "sans dépense, le Moral gagne le point opposé",
+    },
     component_name="PointSource",
 )
 class SourceField(serializers.ChoiceField):
@@ -67,6 +72,18 @@ class CheckIn(serializers.Serializer):
         default=list,
         max_length=20,
         help_text="Les blessures du personnage qui gênent ce jet (leurs dés d'impuissance).",
+    )
+    critical_success_from = serializers.IntegerField(
+        min_value=2,
+        max_value=10,
+        default=10,
+        help_text="Une capacité élargit la réussite critique : dès cette face (10 sans capacité).",
+    )
+    critical_failure_to = serializers.IntegerField(
+        min_value=1,
+        max_value=9,
+        default=1,
+        help_text="Une capacité élargit l'échec critique : jusqu'à cette face (1 sans capacité).",
     )
 
     def roll_request(self) -> RollRequest:

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from characters.models import Character, CharacterSkill
-from sessions.models import MoralePool
+from sessions.models import MoralePool, Roll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -253,3 +253,24 @@ def test_fortune_asked_by_a_player_is_accepted_by_the_conteur_and_fatalite_spent
     expect(joueur.locator('[data-personal="fortune"]').first).to_have_text("1", timeout=4000)
     joueur.set_viewport_size({"width": 390, "height": 844})
     joueur.locator("#morale-panel").screenshot(path="/tmp/fortune-player-390.png")
+
+
+def test_a_widened_critical_range_moves_the_odds_before_the_roll(new_page, campaign, player):
+    """§5: the faces that count as critical are a parameter of the check; the odds follow."""
+    hero(campaign, player, "Aelis")
+    joueur = new_page()
+    log_in(joueur, "aelis")
+    joueur.goto(f"/campaigns/{campaign.pk}/table/")
+    critical = joueur.locator('[data-odds="critical_success"]')
+    critical.wait_for()
+    before = critical.inner_text()
+    joueur.locator("details.critical-options summary").click()
+    joueur.get_by_label("Réussite critique dès le").fill("9")
+    joueur.get_by_label("Réussite critique dès le").press("Tab")
+    expect(critical).not_to_have_text(before, timeout=4000)
+    for width, height in ((1280, 900), (390, 844)):
+        joueur.set_viewport_size({"width": width, "height": height})
+        joueur.locator("#roll-form").screenshot(path=f"/tmp/critical-{width}.png")
+    joueur.get_by_role("button", name="Lancer", exact=True).click()
+    joueur.locator(".log-row").first.wait_for()
+    assert Roll.objects.get().inputs["critical_success_from"] == 9
