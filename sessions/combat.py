@@ -34,6 +34,7 @@ from rules import combat as rules_combat
 from rules.check import RandomSource, roll_check
 from sessions import writes
 from sessions.combat_harm import block_finesse, character_finesse, npc_profile
+from sessions.combat_notify import turn_notify
 from sessions.combat_turns import round_ends as _round_ends
 from sessions.errors import violation
 from sessions.models import (
@@ -373,11 +374,12 @@ def _slot_name(combatant: Combatant, n: int) -> str:
     return combatant.name if n == 1 else f"{combatant.name} ({n}ᵉ action)"
 
 
-def _acts_now(lines: Lines, encounter: Encounter, by_pk: dict[int, Combatant]) -> None:
+def _acts_now(lines: Lines, encounter: Encounter, by_pk: dict[int, Combatant], by) -> None:
     slot = encounter.order[encounter.position]
     combatant = by_pk[slot["combatant"]]
     text = _("À %(name)s d'agir.") % {"name": _slot_name(combatant, slot["pass"])}
     lines.add(combatant, text)
+    turn_notify(encounter, combatant, slot["pass"], by)
 
 
 @transaction.atomic
@@ -413,7 +415,7 @@ def initiative_roll(
     if hidden := [text for c, text in rolled if c.hidden]:
         lines.hidden.append(_("Initiative des cachés : %(list)s.") % {"list": ", ".join(hidden)})
     _order_lines(lines, encounter, by_pk)
-    _acts_now(lines, encounter, by_pk)
+    _acts_now(lines, encounter, by_pk, by)
     _log(encounter, by, lines)
     return encounter
 
@@ -474,7 +476,7 @@ def turn_next(
     encounter.position = position
     encounter.turn += 1
     encounter.save(update_fields=["order", "round", "position", "turn"])
-    _acts_now(lines, encounter, by_pk)
+    _acts_now(lines, encounter, by_pk, by)
     _log(encounter, by, lines)
     return encounter
 
@@ -507,6 +509,6 @@ def turn_delay(*, campaign: Campaign, by, encounter_id: int, turn: int) -> Encou
     encounter.save(update_fields=["order", "turn"])
     lines = Lines([], [])
     lines.add(by_pk[waiting], _("%(name)s retarde son action.") % {"name": by_pk[waiting].name})
-    _acts_now(lines, encounter, by_pk)
+    _acts_now(lines, encounter, by_pk, by)
     _log(encounter, by, lines)
     return encounter

@@ -1,0 +1,43 @@
+"""A player is told when their character's turn comes in a fight (issue 14 §2), by the in-app
+notifications the badge counts live: one per step of the fight, and only the newest unread."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.models import Notification
+from sessions.models import Combatant, Encounter
+
+KIND = "combat_turn"
+
+
+def turn_notify(encounter: Encounter, combatant: Combatant, number: int, by) -> None:
+    """Tell the player whose character acts now, unless that player gave the hand themselves.
+    The step's number (`encounter.turn`) in the key keeps a retried step from telling twice; the
+    player's older unread turn notices of this fight are marked read (they are past)."""
+    character = combatant.character
+    if character is None or character.owner_id is None or character.owner_id == by.pk:
+        return
+    prefix = f"{KIND}:{encounter.pk}:"
+    Notification.objects.filter(
+        user_id=character.owner_id, key__startswith=prefix, read_at__isnull=True
+    ).update(read_at=timezone.now())
+    text = _("À %(name)s d'agir (round %(round)d).") % {
+        "name": character.name if number == 1 else f"{character.name} ({number}ᵉ action)",
+        "round": encounter.round,
+    }
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                user_id=character.owner_id,
+                campaign_id=encounter.campaign_id,
+                kind=KIND,
+                key=f"{prefix}{encounter.turn}",
+                text=text,
+                link=reverse("sessions:table", args=[encounter.campaign_id]) + "#combat-tracker",
+            )
+        ],
+        ignore_conflicts=True,
+    )
