@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from rules import reference as ref
 from rules.errors import RuleError, RuleViolation, raise_if
+from rules.french import plural
 from rules.gauges import Gauge
 
 
@@ -19,15 +20,35 @@ def healing_complexity(gauge: Gauge, *, resilience_points: int) -> int:
     """Return a healing spell's complexity (§15): 1 without scars, 2 with one, then 3..7 as scars
     reach 1/10, 1/5, 1/4, 1/2, 3/4 of the maximum; +1 each if the gauge is at 0, Résilience is at
     0, or the gauge is in péril."""
+    return healing_scar_complexity(gauge) + len(healing_aggravations(gauge, resilience_points))
+
+
+def healing_scar_complexity(gauge: Gauge) -> int:
+    """The part of a healing spell's complexity the scars give, against the gauge's maximum
+    (§15): 1 without scars, 2 with at least one, 3..7 from 1/10, 1/5, 1/4, 1/2, 3/4."""
     if gauge.scars <= 0:
-        base = ref.HEALING_NO_SCAR
-    else:
-        share = Fraction(gauge.scars, gauge.maximum) if gauge.maximum else Fraction(1)
-        base = next(
-            (t.complexity for t in ref.HEALING_THRESHOLDS if share >= t.fraction),
-            ref.HEALING_ANY_SCAR,
-        )
-    return base + int(gauge.current == 0) + int(resilience_points == 0) + int(gauge.peril)
+        return ref.HEALING_NO_SCAR
+    share = Fraction(gauge.scars, gauge.maximum) if gauge.maximum else Fraction(1)
+    return next(
+        (t.complexity for t in ref.HEALING_THRESHOLDS if share >= t.fraction),
+        ref.HEALING_ANY_SCAR,
+    )
+
+
+GAUGE_AT_ZERO = "gauge_at_zero"
+RESILIENCE_AT_ZERO = "resilience_at_zero"
+GAUGE_IN_PERIL = "gauge_in_peril"
+
+
+def healing_aggravations(gauge: Gauge, resilience_points: int) -> tuple[str, ...]:
+    """Which of the three +1 of a healing spell's complexity apply (§15): the gauge at 0,
+    Résilience at 0, the gauge in péril — each one a key, in that order."""
+    found = (
+        (GAUGE_AT_ZERO, gauge.current == 0),
+        (RESILIENCE_AT_ZERO, resilience_points == 0),
+        (GAUGE_IN_PERIL, gauge.peril),
+    )
+    return tuple(key for key, applies in found if applies)
 
 
 @dataclass(frozen=True)
@@ -79,3 +100,28 @@ def area_checks(targets: int) -> int:
     if targets < 0:
         raise RuleError.single("targets", "Le nombre de cibles ne peut pas être négatif.")
     return targets
+
+
+def incantation_actions(spell: Incantation, *, actions_left: int) -> int:
+    """Return how many of the caster's actions still to come this round the incantation takes.
+
+    Reading (§15, §1, §13): Combativité is the actions per turn and a combat turn is the round,
+    so an incantation "takes a whole turn, during which the caster does nothing else": it gives
+    up every action the caster still has after this one in the round, and the Combativité it
+    spends (focus, gestures, words, components, overcharge) is drawn from those actions — at
+    most as many points as actions left. The casting action itself spends none. Refuses (in
+    French) a spend beyond what is left."""
+    if actions_left < 0:
+        raise RuleError.single("actions_left", "Le nombre d'actions restantes est négatif.")
+    if spell.combativeness_spent > actions_left:
+        spent = spell.combativeness_spent
+        asked = plural(spent, "point", "points")
+        left = {0: "il n'en reste aucun", 1: "il n'en reste qu'un"}.get(
+            actions_left, f"il n'en reste que {actions_left}"
+        )
+        raise RuleError.single(
+            "combativeness",
+            f"L'incantation demande {spent} {asked} de Combativité et {left} ce tour "
+            "(un par action encore à venir).",
+        )
+    return actions_left

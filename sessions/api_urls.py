@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from sessions import api, combat_api
+from sessions import api, combat_api, combat_spell_api
 
 app_name = "sessions_api"
 
@@ -106,5 +106,16 @@ urlpatterns = [
         IN_CAMPAIGN + "encounters/<int:pk>/end/",
         combat_api.EncounterEnd.as_view(),
         name="encounter-end",
+    ),
+    # spells (§15): sessions/combat_spell_api.py
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/spells/",
+        combat_spell_api.EncounterSpells.as_view(),
+        name="encounter-spells",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/spells/preview/",
+        combat_spell_api.EncounterSpellPreview.as_view(),
+        name="encounter-spell-preview",
     ),
 ]

@@ -4,6 +4,7 @@ Conteur's page of the fight and the tracker's actions at the table."""
 from django.urls import path
 
 from common import converters  # noqa: F401 (registers <rowid:…>)
+from sessions import combat_spell_views as spell_views
 from sessions import combat_views as views
 
 campaign = "campaigns/<rowid:pk>/"
@@ -35,6 +36,9 @@ urlpatterns = [
     path(encounter + "attack/", views.attack, name="combat_attack"),
     path(encounter + "defend/", views.defend, name="combat_defend"),
     path(encounter + "regeneration/", views.regeneration, name="combat_regeneration"),
+    path(encounter + "spell/", spell_views.spell_form, name="combat_spell"),
+    path(encounter + "spell/preview/", spell_views.spell_preview, name="combat_spell_preview"),
+    path(encounter + "spell/cast/", spell_views.spell_cast, name="combat_spell_cast"),
     path(combatant + "reveal/", views.combatant_reveal, name="combatant_reveal"),
     path(combatant + "status/", views.combatant_status, name="combatant_status"),
     path(combatant + "remove/", views.combatant_remove, name="combatant_remove"),

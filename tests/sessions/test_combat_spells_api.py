@@ -1,0 +1,99 @@
+"""Spells through the API (issue 14 §5): the preview, the cast, idempotency, refusals."""
+
+import random
+
+import pytest
+from rest_framework.test import APIClient
+
+from characters.models import Character
+from sessions.models import Combatant, Encounter, Roll
+from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
+
+pytestmark = pytest.mark.django_db
+
+
+def api(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def fight(campaign, storyteller, aelis, brann):
+    """Brann (Combativité 2) acts first, then Aelis, then Brann again."""
+    Character.objects.filter(pk=brann.pk).update(combativeness=2)
+    conteur = api(storyteller)
+    base = f"/api/campaigns/{campaign.pk}/"
+    opened = conteur.post(base + "encounters/", {"name": "Crypte"}, format="json").json()
+    url = base + f"encounters/{opened['id']}/"
+    conteur.post(url + "combatants/", {"characters": [brann.pk, aelis.pk]}, format="json")
+    assert conteur.post(url + "initiative/").status_code == 200
+    encounter = Encounter.objects.get()
+    brann_id = Combatant.objects.get(name="Brann").pk
+    first = [s for s in encounter.order if s["pass"] == 1]
+    first.sort(key=lambda s: s["combatant"] != brann_id)
+    encounter.order = first + [s for s in encounter.order if s["pass"] > 1]
+    encounter.save()
+    return url
+
+
+def test_preview_then_cast_a_healing_spell(
+    fight, storyteller, player, other_player, outsider, aelis, monkeypatch
+):
+    """RULES §15: "Healing spell: difficulty = wounds to heal; complexity by scars against the
+    gauge maximum…"; the focus is a surpuissance die; the incantation takes the turn."""
+    monkeypatch.setattr("rules.check.system_rng", lambda: random.Random(5))
+    Character.objects.filter(pk=aelis.pk).update(vitality_current=4, vitality_scars=2)
+    aelis_id = Combatant.objects.get(name="Aelis").pk
+    query = {"kind": "healing", "target": aelis_id, "gauge": "vitality", "focus": 1}
+    assert api(outsider).get(fight + "spells/preview/", query).status_code == 404
+    preview = api(other_player).get(fight + "spells/preview/", query)
+    assert preview.status_code == 200, preview.json()
+    shown = preview.json()
+    assert shown["caster_name"] == "Brann" and shown["actions_left"] == 1 and not shown["errors"]
+    healing = shown["healing"]
+    assert healing["difficulty"] == healing["wounds"] == healing["maximum"] - 4
+    assert healing["complexity"] == healing["scar_complexity"] >= 2
+    assert shown["incantation"]["boon_dice"] == 1
+
+    state = api(other_player).get(fight).json()
+    body = {**query, "turn": state["turn"], "characteristic": "power", "skills": ["sorcellerie"]}
+    assert api(outsider).post(fight + "spells/", body, format="json").status_code == 404
+    assert api(player).post(fight + "spells/", body, format="json").status_code == 403
+    made = api(other_player).post(fight + "spells/", body, format="json", HTTP_IDEMPOTENCY_KEY="c1")
+    assert made.status_code == 201, made.json()
+    cast = made.json()
+    assert cast["healing"]["complexity"] == healing["complexity"]
+    assert cast["actions_given_up"] == 1 and cast["incantation"]["combativeness_spent"] == 1
+    roll = Roll.objects.get(pk=cast["rolls"][0]["id"])
+    assert roll.inputs["complexity"] == healing["complexity"] and roll.inputs["boon"] == 1
+    again = api(other_player).post(
+        fight + "spells/", body, format="json", HTTP_IDEMPOTENCY_KEY="c1"
+    )
+    assert again.status_code == 200 and again.json() == cast
+    after = api(other_player).get(fight).json()
+    assert after["turn"] > state["turn"] and after["acting"]["name"] == "Aelis"
+    stale = api(storyteller).post(fight + "spells/", body, format="json", HTTP_IDEMPOTENCY_KEY="c2")
+    assert stale.status_code == 409
+
+
+def test_refusals_in_french(fight, other_player):
+    state = api(other_player).get(fight).json()
+    body = {"turn": state["turn"], "spell_points": 1, "gestures": 2}
+    refused = api(other_player).post(fight + "spells/", body, format="json")
+    assert refused.status_code == 400
+    assert "Les gestes apportent entre 0 et 1 points de sort." in refused.json()["detail"]
+    body = {"turn": state["turn"], "focus": 2}
+    refused = api(other_player).post(fight + "spells/", body, format="json")
+    assert refused.status_code == 400 and "il n'en reste qu'un" in refused.json()["detail"]
+    area = {"turn": state["turn"], "kind": "area", "targets": 0}
+    assert api(other_player).post(fight + "spells/", area, format="json").status_code == 400
+    assert not Roll.objects.exists()
+
+
+def test_an_area_spell_through_the_api(fight, other_player):
+    state = api(other_player).get(fight).json()
+    body = {"turn": state["turn"], "kind": "area", "targets": 2, "difficulty": 8}
+    made = api(other_player).post(fight + "spells/", body, format="json")
+    assert made.status_code == 201 and len(made.json()["rolls"]) == made.json()["checks"] == 2
+    assert "2 jets, un par cible ou groupe" in made.json()["summary"]
