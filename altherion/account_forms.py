@@ -1,9 +1,10 @@
-"""The login and password-reset forms: Django's own, with what the pages add to them."""
+"""The sign-up, login and password-reset forms: Django's own, with what the pages add to them."""
 
 import hashlib
 import logging
 
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -27,6 +28,22 @@ def _reset_mails_exhausted(address: str) -> bool:
         cache.set(key, 1, timeout=60 * 60)
         return False
     return sent is not None and sent > RESET_MAILS_PER_HOUR  # None: the cache is down
+
+
+class SignupForm(UserCreationForm):
+    """Django's sign-up form, with the optional e-mail address a forgotten password needs."""
+
+    email = forms.EmailField(
+        label=_("Adresse e-mail (facultative)"),
+        required=False,
+        help_text=_(
+            "Pour recevoir un lien si vous oubliez votre mot de passe ; modifiable plus tard "
+            "dans votre profil."
+        ),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
 
 
 class LoginForm(AuthenticationForm):

@@ -1,6 +1,5 @@
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -9,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from altherion.account_forms import SignupForm
 from campaigns.selectors import memberships_for_user
 from common.health import service_status
 
@@ -36,7 +36,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     next_url = _safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or "home")
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -19,6 +19,21 @@ def test_signup_creates_the_account_and_signs_in(client, django_user_model):
     assert "Bonjour, morgane" in home.content.decode()
 
 
+def test_signup_takes_an_optional_email_for_a_forgotten_password(client, django_user_model):
+    """Issue 16 §19: the address a password reset needs can be given at sign-up."""
+    page = client.get(reverse("signup")).content.decode()
+    assert "Adresse e-mail (facultative)" in page
+    passwords = {"password1": "une-phrase-longue-42", "password2": "une-phrase-longue-42"}
+    client.post(reverse("signup"), {"username": "morgane", "email": "m@example.org", **passwords})
+    assert django_user_model.objects.get(username="morgane").email == "m@example.org"
+    client.logout()
+    response = client.post(
+        reverse("signup"), {"username": "ysolde", "email": "pas-une-adresse", **passwords}
+    )
+    assert "Saisissez une adresse e-mail valide." in response.content.decode()
+    assert not django_user_model.objects.filter(username="ysolde").exists()
+
+
 def test_signup_refuses_mismatched_passwords_in_french(client, django_user_model):
     response = client.post(
         reverse("signup"),
