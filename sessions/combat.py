@@ -32,7 +32,7 @@ from campaigns.policy import is_storyteller
 from characters.models import Character
 from rules import combat as rules_combat
 from rules.check import RandomSource, roll_check
-from sessions import writes
+from sessions import combat_summary, writes
 from sessions.combat_harm import block_finesse, character_finesse, npc_profile
 from sessions.combat_notify import turn_notify
 from sessions.combat_turns import round_ends as _round_ends
@@ -120,8 +120,10 @@ class Lines:
         (self.hidden if combatant is not None and combatant.hidden else self.public).append(text)
 
 
-def _log(encounter: Encounter, by, lines: Lines) -> None:
+def _log(encounter: Encounter, by, lines: Lines, **extra) -> None:
+    """Log a step's lines; `extra` joins the payload (a blow's figures, a closing summary)."""
     payload = {"encounter": encounter.pk, "round": encounter.round, "turn": encounter.turn}
+    payload.update(extra)
     for texts, visibility in ((lines.public, Visibility.PUBLIC), (lines.hidden, Visibility.HIDDEN)):
         if texts:
             writes.log_event(
@@ -317,7 +319,12 @@ def encounter_end(*, campaign: Campaign, by, encounter_id: int) -> Encounter:
     encounter.ended_at = timezone.now()
     encounter.save(update_fields=["status", "ended_at"])
     text = _("Fin du combat « %(name)s ».") % {"name": encounter.name}
-    _log(encounter, by, Lines([text], []))
+    closing = combat_summary.closing_lines(encounter, _combatants(encounter))
+    summary = combat_summary.rows_payload(closing["public_rows"])
+    _log(encounter, by, Lines([f"{text} {closing['public']}"], []), summary=summary)
+    if "hidden" in closing:
+        whole = combat_summary.rows_payload(closing["hidden_rows"])
+        _log(encounter, by, Lines([], [closing["hidden"]]), summary=whole)
     return encounter
 
 

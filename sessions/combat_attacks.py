@@ -121,10 +121,10 @@ def _visibility(*combatants: Combatant) -> str:
     return Visibility.HIDDEN if any(c.hidden for c in combatants) else Visibility.PUBLIC
 
 
-def _log(encounter: Encounter, by, text: str, *combatants: Combatant) -> None:
+def _log(encounter: Encounter, by, text: str, *combatants: Combatant, **extra) -> None:
     lines = combat.Lines([], [])
     (lines.hidden if any(c.hidden for c in combatants) else lines.public).append(text)
-    combat._log(encounter, by, lines)
+    combat._log(encounter, by, lines, **extra)
 
 
 def _roll(
@@ -275,7 +275,8 @@ def attack_declare(
     }
     if miss is not None:
         text = f"{text.split('. ')[0]}. {miss['summary']}"
-    _log(encounter, by, text, attacker, target)
+    figures = {"blow": blow_figures(miss)} if miss is not None else {}
+    _log(encounter, by, text, attacker, target, **figures)
     return {**pending, "result": miss}, True
 
 
@@ -402,8 +403,19 @@ def attack_defend(
     encounter.last_attack = result
     encounter.turn += 1
     encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
-    _log(encounter, by, " ".join(lines), attacker, target)
+    _log(encounter, by, " ".join(lines), attacker, target, blow=blow_figures(result))
     return result, True
+
+
+def blow_figures(result: dict[str, Any]) -> dict[str, Any]:
+    """What a fight's closing summary counts of a resolved blow (kept in its log line)."""
+    return {
+        "attacker": result["attacker"],
+        "target": result["target"],
+        "damage": result["damage"],
+        "reply_damage": result["reply_damage"],
+        "aggravation": result["aggravation"],
+    }
 
 
 def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, rng):
