@@ -243,6 +243,7 @@ class ChangeAction(models.TextChoices):
     HEAL = "heal", _("Soins")
     RESTORE = "restore", _("Restauration")
     IMPORT = "import", _("Import")
+    TABLE = "table", _("À la table")  # paid or changed by a table action (roll, Moral, combat)
 
 
 class CharacterChange(models.Model):

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
-from characters.models import Character
+from characters.models import ChangeAction, Character
 from characters.services import character_update
 from rules import morale as rules_morale
 from sessions.errors import violation
@@ -68,7 +68,12 @@ def sheet_write(character: Character, changes: dict[str, Any], by) -> Character:
     if not changed:
         return character
     saved = character_update(
-        character=character.pk, changes=changed, version=None, by=by, storyteller=True
+        character=character.pk,
+        changes=changed,
+        version=None,
+        by=by,
+        storyteller=True,
+        action=ChangeAction.TABLE,
     )
     for name, value in changed.items():
         setattr(character, name, value)
