@@ -14,6 +14,8 @@ bounded closed-loop loads with keep-alive connections:
 
 Prints req/s, p50 and p99 of each and their ratios to the floor, then whether the server keeps
 up with 50 pages polling every 1.5 s (capacity above the demand, p99 below the poll interval).
+Before the loads, one roll POST is also measured in-process: its SQL statements (every one
+Django runs, BEGIN, COMMIT and the token's included) and its CPU time.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ CAPACITY_STEPS = tuple(
 )
 CAPACITY_SECONDS = float(os.environ.get("BENCH_CAPACITY_SECONDS", "9"))
 CAPACITY_P99_MS = 250
+ROLL_SAMPLES = 50  # roll POSTs measured in-process (statements, CPU), after a few to warm up
 
 
 def server_env() -> dict[str, str]:
@@ -262,6 +265,40 @@ class Load:
         }
 
 
+def roll_cost(roll) -> dict:
+    """One roll POST run in-process as the load sends it (the same body, its token): the SQL
+    statements Django runs for it (BEGIN and COMMIT included) and its CPU time, the mean of
+    ROLL_SAMPLES after a few to warm up."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    statements, cpu = set(), []
+    for index in range(-5, ROLL_SAMPLES):
+        method, path, body, headers = roll(index, {})
+        start = time.process_time()
+        with CaptureQueriesContext(connection) as queries:
+            response = client.generic(
+                method,
+                path,
+                body,
+                content_type=headers["Content-Type"],
+                HTTP_AUTHORIZATION=headers["Authorization"],
+            )
+        elapsed = time.process_time() - start
+        if response.status_code != 201:
+            raise SystemExit(f"POST rolls/ → {response.status_code}: {response.content[:200]!r}")
+        if index >= 0:
+            statements.add(len(queries))
+            cpu.append(elapsed)
+    return {
+        "statements": max(statements),
+        "varies": len(statements) > 1,
+        "ms": 1000 * statistics.mean(cpu),
+    }
+
+
 def pages_held(port: int, data: dict, roll, newest_event) -> dict:
     """The most open table pages one server holds: for each step, `pages` threads poll every
     POLL_INTERVAL (each from its own cursor) for CAPACITY_SECONDS while one roll a second lands
@@ -353,6 +390,7 @@ def main() -> int:
             }
             return "GET", f"/campaigns/{campaign}/table/poll/?after={after}", None, headers
 
+        cost = roll_cost(roll)
         results = {"floor": Load(port, OPEN_PAGES, FLOOR_REQUESTS, floor).run()}
         results["rolls"] = Load(port, ROLLERS * 2, ROLL_REQUESTS, roll).run()
         # While the 50 pages poll, one player keeps rolling (about 5 rolls a second).
@@ -420,6 +458,18 @@ def main() -> int:
             }
             for name, r in results.items()
         )
+    )
+    varies = " (variable !)" if cost["varies"] else ""
+    print(
+        f"jet (en processus) : {cost['statements']} requêtes SQL par POST rolls/{varies} "
+        f"(BEGIN, COMMIT et jeton compris), {cost['ms']:.1f} ms CPU"
+    )
+    emit(
+        {
+            "name": "création d'un jet (API, en processus, BEGIN/COMMIT et jeton compris)",
+            "ms": cost["ms"],
+            "queries": cost["statements"],
+        }
     )
     emit(
         {

@@ -219,3 +219,78 @@ def duel_aggravations(attacker: Breakdown) -> dict[str, int]:
 def riposte_possible(defence: Breakdown) -> bool:
     """A successful defensive critical gives a possible riposte (§8)."""
     return defence.outcome == CRITICAL_SUCCESS
+
+
+# --- grapples (§13) ------------------------------------------------------------------------------
+
+EMBRACE, TAKEDOWN, THROW = "embrace", "takedown", "throw"
+GRAPPLE_SKILL = "bagarre"  # the bare-hands skill (§2)
+HEAVY_TARGET_COMPLEXITY = 2
+THROW_DISTANCE_MAX = 20  # metres: farther gives no damage anyway at any Force the game reaches
+
+
+def grapple_expertises(grapple: str) -> tuple[str, ...]:
+    """Reading (§2, §13): a grapple is rolled with Bagarre; its expertise die comes from the
+    expertise « Prises », or « Projection » for a Projection."""
+    return ("Prises", "Projection") if grapple == THROW else ("Prises",)
+
+
+def grapple_complexity(complexity: int, *, heavy: bool) -> int:
+    """Reading (§13): "hard against big or heavy targets" is two more complexity (two pool
+    steps, §5) on top of the Conteur's, when the attacker says the target is big or heavy."""
+    return complexity + (HEAVY_TARGET_COMPLEXITY if heavy else 0)
+
+
+def grapple_damage(grapple: str, *, strength: int, distance: int = 0) -> int:
+    """Reading (§13): a grapple's base damage (the normal damage path then adds the Corps bonus,
+    annulation and résistance, on Vitalité). Étreinte: none, it only holds. Mise au sol: the
+    attacker's Force. Projection: the attacker's Force less one per metre thrown beyond the
+    first, never below 0."""
+    if grapple == EMBRACE:
+        return 0
+    if grapple == THROW:
+        return max(strength - max(distance - 1, 0), 0)
+    return max(strength, 0)
+
+
+def grapple_harmless(grapple: str) -> bool:
+    """Reading (§13): an Étreinte deals no damage at all (no base, no column bonus)."""
+    return grapple == EMBRACE
+
+
+def grapple_lands(*, defended: bool, attacker_won: bool = True) -> bool:
+    """Reading (§13): a grapple takes effect when the target does not stop it: no defence, a
+    failed one, or a reactive confrontation the attacker wins. A successful defence, even an
+    Esquive that only halves an exploded blow's damage, keeps the target free."""
+    return not defended and attacker_won
+
+
+def grapple_state(grapple: str) -> dict[str, bool]:
+    """Reading (§13): what a landed grapple leaves on the target. Étreinte: held by the attacker
+    (it can neither attack nor defend). Mise au sol: « à terre » (shown to all; the app applies
+    no penalty, the Conteur rules on it, and the combatant gets up on its own action). Projection:
+    nothing lasting (the throw is told in the log), and it frees the target from any hold."""
+    return {
+        "held": grapple == EMBRACE,
+        "prone": grapple == TAKEDOWN,
+        "freed": grapple == THROW,
+    }
+
+
+def held_can_act(action: str) -> bool:
+    """Reading (§13): a held combatant "can neither attack, move nor defend": of its actions the
+    app offers only freeing itself (`escape_check`); it may still end or delay its turn."""
+    return action in ("escape", "end", "delay")
+
+
+def escape_check(characteristic: int, hold_total: int, *, skill: int = 0) -> Check:
+    """Reading (§13): freeing oneself from an Étreinte is a check with Force or Agilité (the held
+    one's choice) and Bagarre, against the grapple's total; a tie frees (§5). It takes the
+    action, freed or not."""
+    return Check(skill=skill, complexity=0, characteristic=characteristic, difficulty=hold_total)
+
+
+def hold_lasts(*, holder_fighting: bool, held_fighting: bool) -> bool:
+    """Reading (§13): an Étreinte lasts while both are still in the fight; it ends when the
+    holder is defeated, unconscious, dead or gone (or lets go), or the held one is out."""
+    return holder_fighting and held_fighting

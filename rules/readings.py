@@ -103,4 +103,17 @@ READINGS: tuple[tuple[str, str, str], ...] = (
         "Incantation takes the round; Combativité spent = the caster's actions left",
         "rules.magic.incantation_actions",
     ),
+    (
+        "§13",
+        "A grapple's expertise: « Prises » (« Projection »)",
+        "rules.combat.grapple_expertises",
+    ),
+    ("§13", "Big or heavy target: +2 complexity", "rules.combat.grapple_complexity"),
+    ("§13", "Grapple damage: none, Force, Force − metres", "rules.combat.grapple_damage"),
+    ("§13", "An Étreinte deals no damage", "rules.combat.grapple_harmless"),
+    ("§13", "A grapple lands when not stopped", "rules.combat.grapple_lands"),
+    ("§13", "Held, à terre (shown only), thrown", "rules.combat.grapple_state"),
+    ("§13", "A held combatant may only free itself", "rules.combat.held_can_act"),
+    ("§13", "Freeing oneself: Force/Agilité + Bagarre vs the total", "rules.combat.escape_check"),
+    ("§13", "A hold ends when either is out of the fight", "rules.combat.hold_lasts"),
 )

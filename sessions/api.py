@@ -156,9 +156,8 @@ class RollList(TableView, generics.ListAPIView):
             visibility=data["visibility"],
             play_session=play_session,
         )
-        status = 201 if roll.created else 200
-        roll = Roll.objects.select_related("character", "rolled_by").get(pk=roll.pk)
-        return Response(s.RollOut(roll).data, status=status)
+        # The roll as stored (a replay's with its character and roller): nothing is read again.
+        return Response(s.RollOut(roll).data, status=201 if roll.created else 200)
 
 
 class RollDetail(TableView):

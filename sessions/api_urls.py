@@ -103,6 +103,21 @@ urlpatterns = [
         name="encounter-regeneration",
     ),
     path(
+        IN_CAMPAIGN + "encounters/<int:pk>/escape/",
+        combat_api.EncounterEscape.as_view(),
+        name="encounter-escape",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/combatants/<int:combatant_id>/release/",
+        combat_api.CombatantRelease.as_view(),
+        name="combatant-release",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/combatants/<int:combatant_id>/stand-up/",
+        combat_api.CombatantStandUp.as_view(),
+        name="combatant-stand-up",
+    ),
+    path(
         IN_CAMPAIGN + "encounters/<int:pk>/end/",
         combat_api.EncounterEnd.as_view(),
         name="encounter-end",

@@ -18,7 +18,7 @@ from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.policy import is_storyteller
 from common.api_errors import ApiErrorSerializer
 from common.api_schema import IDEMPOTENCY_KEY
-from sessions import combat, combat_attacks, combat_turns
+from sessions import combat, combat_attacks, combat_grapples, combat_turns
 from sessions import combat_selectors as cs
 from sessions import combat_serializers as s
 from sessions.api import TableView
@@ -309,7 +309,10 @@ class EncounterAttacks(CombatView):
         "character acts; a riposte: the defender allowed one). The check is rolled as every "
         "table roll; the attack then waits for its target's defence (one at a time: another "
         "is a 409). The same `Idempotency-Key` again answers the same attack (200) instead of "
-        "a new one (201). Send the `turn` you read: if it moved since, 409.",
+        "a new one (201). Send the `turn` you read: if it moved since, 409. A grapple "
+        "(`grapple`: Étreinte, Mise au sol, Projection, §13) is an attack at bare hands with "
+        "Force or Agilité and Bagarre; once landed, its state is on the target (`held_by`, "
+        "`prone`). A held combatant can neither attack nor defend.",
     }
     input_serializer_class = s.AttackIn
     output_serializer_class = s.AttackOut
@@ -387,3 +390,75 @@ class AttackDefence(CombatView):
         if result.get("visibility") == "hidden" and not is_storyteller(self.campaign):
             raise Http404
         return Response(s.BlowOut(result).data, status=201 if created else 200)
+
+
+# --- grapples (§13) ----------------------------------------------------------------------------
+
+
+class EncounterEscape(CombatView):
+    api_descriptions = {
+        "POST": "The held combatant acting now tries to break free of an Étreinte (§13; its "
+        "player, or the Conteur): Force or Agilité and Bagarre against the grapple's total. "
+        "Freed or not, its action ends. The same `Idempotency-Key` again answers the same "
+        "attempt (200) instead of a new one (201). Send the `turn` you read: if it moved "
+        "since, 409.",
+    }
+    input_serializer_class = s.EscapeIn
+    output_serializer_class = s.EscapeOut
+
+    @extend_schema(
+        parameters=[IDEMPOTENCY_KEY],
+        responses={201: s.EscapeOut, 200: s.EscapeOut, 409: CONFLICT},
+    )
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = s.EscapeIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        encounter = self.encounter()
+        attempt, created = combat_grapples.grapple_escape(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
+            **serializer.validated_data,
+        )
+        if attempt.get("visibility") == "hidden" and not is_storyteller(self.campaign):
+            raise Http404
+        return Response(s.EscapeOut(attempt).data, status=201 if created else 200)
+
+
+class CombatantRelease(CombatantDetail):
+    http_method_names = ["post", "options"]
+    api_descriptions = {
+        "POST": "The holder lets go of this combatant, held in an Étreinte (§13; the holder's "
+        "player, or the Conteur). Someone no longer held: nothing changes (200).",
+    }
+
+    @extend_schema(request=None)
+    def post(self, request: Request, **kwargs) -> Response:
+        encounter = self.encounter()
+        combat_grapples.grapple_release(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            combatant_id=self._combatant(encounter).pk,
+        )
+        return self.answer(encounter.pk)
+
+
+class CombatantStandUp(CombatantDetail):
+    http_method_names = ["post", "options"]
+    api_descriptions = {
+        "POST": "A combatant à terre gets up (§13): its player during its own action, or the "
+        "Conteur at any time; not while held. Someone already standing: nothing changes (200).",
+    }
+
+    @extend_schema(request=None)
+    def post(self, request: Request, **kwargs) -> Response:
+        encounter = self.encounter()
+        combat_grapples.grapple_stand_up(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            combatant_id=self._combatant(encounter).pk,
+        )
+        return self.answer(encounter.pk)

@@ -33,7 +33,7 @@ from rules import combat as rules_combat
 from rules import reference
 from rules.check import RandomSource
 from rules.odds import check_odds
-from sessions import combat, consequences, services
+from sessions import combat, combat_grapples, consequences, services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
 from sessions.combat_blows import DEFENCE_LABELS, missed, resolve, resolve_miss
 from sessions.combat_harm import (
@@ -81,6 +81,7 @@ class Strike:
     gauge: str = "vitality"  # physique, magique, sociale (§1)
     characteristic_value: int | None = None  # an NPC's, given by the Conteur
     skill_level: int | None = None
+    expertise: bool = False  # the expertise die (a grapple's « Prises »: set by the rules)
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ class AttackRequest(Strike):
     ranged: bool = False
     hidden: bool = False
     riposte: bool = False  # the defender's riposte after a defensive critical (§8)
+    grapple: str = ""  # Étreinte, Mise au sol, Projection (§13): `sessions.combat_grapples`
+    distance: int = 0  # a Projection's, in metres
+    heavy: bool = False  # a big or heavy target: a grapple is harder
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,7 @@ def _roll(
         skills=strike.skills,
         complexity=strike.complexity,
         difficulty=strike.difficulty if difficulty is None else difficulty,
+        expertise=strike.expertise,
         boon=strike.boon,
         bane=strike.bane,
         characteristic_value=None if roller.character_id else strike.characteristic_value,
@@ -217,6 +222,9 @@ def attack_declare(
         )
     if request.gauge not in reference.GAUGES:
         raise violation("gauge", _("Cette constitution n'existe pas."))
+    combat_grapples.refuse_if_held(attacker, by_pk, "attack")
+    request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
+    grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = _visibility(attacker, target)
     roll = _roll(
         campaign,
@@ -224,7 +232,11 @@ def attack_declare(
         by,
         attacker,
         request,
-        label=_("Attaque contre %(name)s") % {"name": target.name},
+        label=(
+            _("%(grapple)s sur %(name)s") % {"grapple": grapple, "name": target.name}
+            if grapple
+            else _("Attaque contre %(name)s") % {"name": target.name}
+        ),
         key=idempotency_key,
         visibility=visibility,
         rng=rng,
@@ -247,6 +259,8 @@ def attack_declare(
         "gauge": request.gauge,
         "visibility": visibility,
         "slot": None if request.riposte else slot,
+        "grapple": request.grapple,
+        "distance": request.distance,
     }
     if request.riposte:
         encounter.last_attack = {**encounter.last_attack, "riposte_for": None}
@@ -267,7 +281,13 @@ def attack_declare(
         "À %(target)s de choisir sa défense."
     ) % {
         "attacker": attacker.name,
-        "verb": _("riposte contre") if request.riposte else _("attaque"),
+        "verb": (
+            _("tente une %(grapple)s sur") % {"grapple": grapple}
+            if grapple
+            else _("riposte contre")
+            if request.riposte
+            else _("attaque")
+        ),
         "target": target.name,
         "total": roll.total,
         "outcome": outcome,
@@ -319,16 +339,23 @@ class Offered:
         return skill_label(self.skill)
 
 
-def defences_offered(campaign: Campaign, encounter: Encounter, target: Combatant) -> list[Offered]:
-    """The defences the pending attack allows its target (§13), with their odds (§5 Product)."""
+def defences_offered(
+    campaign: Campaign, encounter: Encounter, target: Combatant, by_pk: dict | None = None
+) -> list[Offered]:
+    """The defences the pending attack allows its target (§13), with their odds (§5 Product);
+    none for a target held in an Étreinte. `by_pk`: the fight's combatants, if already read."""
 
     pending = encounter.pending_attack
     fighter = fighter_of(campaign, target)
+    if by_pk is None:
+        by_pk = {c.pk: c for c in combat._combatants(encounter)}
+    held = combat_grapples.held_note(target, by_pk)
     offered = []
     for option in fighter.defences(attack_of(pending)):
         skill, level = fighter.best_skill(option)
-        available = option.available and target.finesse_points > 0
-        note = option.note or ("" if target.finesse_points else _("Plus de points de Finesse."))
+        available = option.available and target.finesse_points > 0 and not held
+        note = held or option.note
+        note = note or ("" if target.finesse_points else _("Plus de points de Finesse."))
         check = rules_combat.defence_check(option, pending["total"], skill=level)
         odds = check_odds(check).success if available else None
         offered.append(
@@ -374,6 +401,10 @@ def attack_defend(
             _("Seuls le Conteur et le joueur de %(name)s choisissent sa défense.")
             % {"name": target.name}
         )
+    if request.defence in (*PAID_DEFENCES, "reactive") and (
+        held := combat_grapples.held_note(target, by_pk)
+    ):
+        raise violation("defence", held)
     attack_roll = Roll.objects.get(pk=pending["roll"])
     defender = fighter_of(campaign, target, lock=True)
     striker = fighter_of(campaign, attacker, lock=True)
@@ -395,10 +426,23 @@ def attack_defend(
         lines=lines,
         rng=rng,
     )
+    result["grapple"] = combat_grapples.grapple_lands(
+        pending=pending,
+        result=result,
+        attacker=attacker,
+        target=target,
+        reply_total=reply_roll.total if reply_roll is not None else None,
+        lines=lines,
+    )
+    freed = combat_grapples.holds_ended(list(by_pk.values()), lines)
+    result["summary"] = " ".join(lines)
     Combatant.objects.bulk_update(
         [attacker, target],
-        ["finesse_points", "agony", "aggravation", "unconscious_turns", "profile", "status"],
+        ["finesse_points", "agony", "aggravation", "unconscious_turns", "profile", "status"]
+        + combat_grapples.GRAPPLE_FIELDS,
     )
+    if others := [c for c in freed if c.pk not in (attacker.pk, target.pk)]:
+        Combatant.objects.bulk_update(others, combat_grapples.GRAPPLE_FIELDS)
     encounter.pending_attack = {}
     encounter.last_attack = result
     encounter.turn += 1

@@ -94,8 +94,13 @@ def _hit(
     exploded: bool,
     by,
     lines: list[str],
+    harmless: bool = False,
 ) -> int:
-    """One blow on `defender`; returns the damage dealt."""
+    """One blow on `defender`; returns the damage dealt (none from an Étreinte, §13)."""
+    if harmless:
+        if defended:
+            lines.append(_("%(name)s évite le coup.") % {"name": defender.name})
+        return 0
     if nonlethal and defender.agony and not defended:
         lines.append(nonlethal_on_agony(defender, critical=critical, by=by))
         return 0
@@ -150,7 +155,8 @@ def resolve(
             }
         )
     gauge, nonlethal = pending["gauge"], pending["nonlethal"]
-    hit = {"nonlethal": nonlethal, "by": by, "lines": lines}
+    harmless = rules_combat.grapple_harmless(pending.get("grapple") or "")
+    hit = {"nonlethal": nonlethal, "by": by, "lines": lines, "harmless": harmless}
     dealt, replied = 0, 0
     if reply_roll is None:
         dealt = _hit(
@@ -212,12 +218,12 @@ def _confrontation(striker, defender, attack, reply_roll, pending, request, hit)
         (defender, striker, reply.damage, reply.gauge, answer),
     ]
     winner, loser = blows if attacker_wins else blows[::-1]
-    full = _plain_hit(*winner, hit=hit)
+    full = _plain_hit(*winner, hit=hit, harmless=attacker_wins and hit["harmless"])
     after = rules_states.outlook(loser[0].gauges())
     conscious = loser[0].combatant.status == CombatantStatus.ACTIVE and not (
         after.dead or after.unconscious
     )
-    raw = _raw_damage(
+    raw = 0 if (hit["harmless"] and not attacker_wins) else _raw_damage(
         loser[0], loser[1], base=loser[2], gauge=loser[3], total=loser[4].total,
         nonlethal=hit["nonlethal"],
     )  # fmt: skip
@@ -234,13 +240,13 @@ def _confrontation(striker, defender, attack, reply_roll, pending, request, hit)
     return (full, half) if attacker_wins else (half, full)
 
 
-def _plain_hit(striker, defender, base, gauge, roll: Breakdown, *, hit) -> int:
+def _plain_hit(striker, defender, base, gauge, roll: Breakdown, *, hit, harmless=False) -> int:
     """A blow nobody defends (a reactive confrontation's winner)."""
     return _hit(
         striker, defender, base=base, gauge=gauge, total=roll.total,
         critical=roll.outcome == CRITICAL_SUCCESS, defence=rules_combat.NO_DEFENCE,
         defended=False, exploded=False, nonlethal=hit["nonlethal"], by=hit["by"],
-        lines=hit["lines"],
+        lines=hit["lines"], harmless=harmless,
     )  # fmt: skip
 
 

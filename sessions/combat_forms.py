@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from rules import combat as rules_combat
 from rules import reference
 from sessions.checks import ROLLED_SKILLS
 from sessions.combat_blows import DEFENCE_LABELS
@@ -190,3 +191,77 @@ class RegenerationForm(forms.Form):
     turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     points = forms.IntegerField(label=_("Points régénérés"), min_value=1, max_value=10_000)
+
+
+# --- grapples (§13) ----------------------------------------------------------------------------
+
+GRAPPLE_CHOICES = [(key, label) for key, (label, _note) in rules_combat.GRAPPLES.items()]
+GRAPPLE_CHARACTERISTIC_CHOICES = [
+    (key, reference.LABELS[key]) for key in rules_combat.GRAPPLE_CHARACTERISTICS
+]
+
+
+class GrappleForm(forms.Form):
+    """A grapple by the combatant acting now: bare hands, Bagarre, Force or Agilité (§13)."""
+
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput, initial=fresh_key)
+    target = forms.TypedChoiceField(label=_("Cible"), coerce=int)
+    grapple = forms.ChoiceField(
+        label=_("Prise"), choices=GRAPPLE_CHOICES, initial=rules_combat.EMBRACE
+    )
+    characteristic = forms.ChoiceField(
+        label=_("Caractéristique"),
+        choices=GRAPPLE_CHARACTERISTIC_CHOICES,
+        initial="strength",
+        help_text=_("Selon la façon dont vous décrivez la prise."),
+    )
+    distance = forms.IntegerField(
+        label=_("Distance de projection (m)"),
+        min_value=1,
+        max_value=rules_combat.THROW_DISTANCE_MAX,
+        initial=1,
+        required=False,
+        help_text=_("Projection seulement : 1 dégât de moins par mètre au-delà du premier."),
+    )
+    heavy = forms.BooleanField(label=_("Cible grosse ou lourde (+2 en complexité)"), required=False)
+    nonlethal = forms.BooleanField(label=_("Non létale"), required=False)
+    complexity = forms.IntegerField(label=_("Complexité"), min_value=0, max_value=20, initial=0)
+    difficulty = forms.IntegerField(label=_("Difficulté"), min_value=0, max_value=200, initial=0)
+    characteristic_value = forms.IntegerField(
+        label=_("Valeur (PNJ)"),
+        min_value=0,
+        max_value=50,
+        required=False,
+        help_text=_("Vide : celle de son profil."),
+    )
+    skill_level = forms.IntegerField(
+        label=_("Niveau en Bagarre (PNJ)"), min_value=0, max_value=10, required=False
+    )
+
+    def __init__(self, *args, targets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = [(c.pk, c.name) for c in targets]
+
+    def strike(self) -> dict:
+        data = dict(self.cleaned_data)
+        for name in ("turn", "idempotency_key"):
+            data.pop(name)
+        return {**data, "distance": data["distance"] or 0}
+
+
+class EscapeForm(forms.Form):
+    """A held combatant tries to free itself: Force or Agilité and Bagarre (§13)."""
+
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput, initial=fresh_key)
+    characteristic = forms.ChoiceField(
+        label=_("Caractéristique"), choices=GRAPPLE_CHARACTERISTIC_CHOICES, initial="strength"
+    )
+    complexity = forms.IntegerField(label=_("Complexité"), min_value=0, max_value=20, initial=0)
+    characteristic_value = forms.IntegerField(
+        label=_("Valeur (PNJ)"), min_value=0, max_value=50, required=False
+    )
+    skill_level = forms.IntegerField(
+        label=_("Niveau en Bagarre (PNJ)"), min_value=0, max_value=10, required=False
+    )

@@ -6,9 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
+from rules import combat as rules_combat
+from rules import reference
 from sessions.models import (
     Combatant,
     CombatantStatus,
@@ -57,10 +60,17 @@ class PendingAttack:
     target: Combatant
     may_defend: bool = False  # this member answers for the target
     defences: list = field(default_factory=list)  # sessions.combat_attacks.Offered, with odds
+    held: str = ""  # why the target cannot defend (held in an Étreinte), if so
 
     @property
     def id(self) -> str:
         return self.data["id"]
+
+    @property
+    def grapple_label(self) -> str:
+        from sessions.combat_grapples import GRAPPLE_LABELS
+
+        return GRAPPLE_LABELS.get(self.data.get("grapple") or "", "")
 
     def as_dict(self) -> dict:
         return {**self.data, "defences": self.defences, "result": None}
@@ -82,6 +92,14 @@ class Tracker:
     may_attack: bool = False  # this member plays the combatant acting now
     targets: list[Combatant] = field(default_factory=list)
     riposte: tuple[Combatant, Combatant] | None = None  # (who may riposte, against whom)
+    # Grapples (§13): the acting combatant's holder (it may only free itself), the chances to
+    # break free by characteristic for whoever plays it, the holds this member may let go of
+    # ((held, holder)) and the combatants à terre this member may get up.
+    holder: Combatant | None = None
+    of_holder: str = ""  # « de Brann », « d'Aelis »
+    escape_odds: list[tuple[str, str, float]] = field(default_factory=list)
+    releases: list[tuple[Combatant, Combatant]] = field(default_factory=list)
+    may_stand: list[Combatant] = field(default_factory=list)
 
     @property
     def pending_data(self) -> dict | None:
@@ -101,6 +119,7 @@ def tracker_for_user(*, campaign: Campaign, user, encounter: Encounter | None) -
     by_pk = {c.pk: c for c in everyone}
     seen = [c for c in everyone if storyteller or not c.hidden]
     tracker = Tracker(encounter=encounter, storyteller=storyteller, combatants=seen)
+    _grapple_badges(tracker, by_pk)
     tracker.ranked = sorted(
         (c for c in seen if c.initiative is not None and c.status == CombatantStatus.ACTIVE),
         key=lambda c: -c.initiative,
@@ -123,8 +142,64 @@ def tracker_for_user(*, campaign: Campaign, user, encounter: Encounter | None) -
     ][:UPCOMING]
     owner = acting.combatant.character.owner_id if acting and acting.combatant.character else None
     tracker.may_end_turn = storyteller or (owner is not None and owner == user.pk)
+    _grapples(tracker, campaign, user, by_pk)
     _attacks(tracker, campaign, user, by_pk)
     return tracker
+
+
+def _grapple_badges(tracker: Tracker, by_pk: dict[int, Combatant]) -> None:
+    """Each combatant's grapple states as this member may read them (`c.grapple_badges`): a
+    hidden holder is not named to the players."""
+    from sessions.combat_grapples import holder_of, of_name
+
+    for c in tracker.combatants:
+        badges = []
+        holder = holder_of(c, by_pk)
+        if holder is not None:
+            if tracker.storyteller or not holder.hidden:
+                badges.append(_("dans l'étreinte %(of)s") % {"of": of_name(holder.name)})
+            else:
+                badges.append(_("dans une étreinte"))
+        if c.prone and c.status == CombatantStatus.ACTIVE:
+            badges.append(_("à terre"))
+        c.grapple_badges = badges
+        c.held = holder is not None
+        c.holder_shown = (
+            holder.pk if holder and (tracker.storyteller or not holder.hidden) else None
+        )
+
+
+def _grapples(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
+    """What the tracker offers about grapples: freeing oneself, letting go, getting up."""
+    from sessions.combat_grapples import escape_odds, holder_of, of_name
+    from sessions.combat_harm import fighter_of
+
+    def controls(c: Combatant) -> bool:
+        return tracker.storyteller or (
+            c.character_id is not None and c.character.owner_id == user.pk
+        )
+
+    for c in tracker.combatants:
+        holder = holder_of(c, by_pk)
+        if holder is not None and (tracker.storyteller or not holder.hidden) and controls(holder):
+            tracker.releases.append((c, holder))
+    acting = tracker.acting.combatant if tracker.acting is not None else None
+    for c in tracker.combatants:
+        standing = c.prone and c.status == CombatantStatus.ACTIVE and holder_of(c, by_pk) is None
+        if standing and (tracker.storyteller or (controls(c) and c is acting)):
+            tracker.may_stand.append(c)
+    if acting is None:
+        return
+    tracker.holder = holder_of(acting, by_pk)
+    if tracker.holder is not None:
+        tracker.of_holder = of_name(tracker.holder.name)
+    if tracker.holder is not None and tracker.may_end_turn and not tracker.encounter.pending_attack:
+        fighter = fighter_of(campaign, acting)
+        total = acting.hold.get("total", 0)
+        tracker.escape_odds = [
+            (key, reference.LABELS[key], escape_odds(fighter, key, total))
+            for key in rules_combat.GRAPPLE_CHARACTERISTICS
+        ]
 
 
 def _seen(tracker: Tracker, data: dict) -> bool:
@@ -135,6 +210,7 @@ def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combat
     """The pending attack (with the defences and their odds for whoever answers it), the last
     blow, and whom the acting combatant may attack."""
     from sessions.combat_attacks import defences_offered
+    from sessions.combat_grapples import held_note
 
     encounter = tracker.encounter
     pending = encounter.pending_attack
@@ -143,7 +219,8 @@ def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combat
         owner = target.character.owner_id if target.character_id else None
         shown = PendingAttack(pending, attacker, target, tracker.storyteller or owner == user.pk)
         if shown.may_defend:
-            shown.defences = defences_offered(campaign, encounter, target)
+            shown.defences = defences_offered(campaign, encounter, target, by_pk)
+            shown.held = held_note(target, by_pk)
         tracker.pending = shown
     if _seen(tracker, encounter.last_attack):
         tracker.last = encounter.last_attack
@@ -166,6 +243,7 @@ def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combat
         and tracker.may_end_turn
         and not pending
         and not attacked
+        and tracker.holder is None  # a held combatant may only free itself (§13)
     )
     if tracker.may_attack:
         # The other side first: a character's opponents are NPCs, an NPC's the characters.
@@ -202,14 +280,32 @@ def tracker_context(campaign: Campaign, user) -> dict:
 
 def attack_forms(tracker: Tracker | None) -> dict:
     """The blank attack and defence forms the tracker shows to whoever may use them."""
-    from sessions.combat_forms import AttackForm, DefenceForm, RegenerationForm
+    from sessions.combat_forms import (
+        AttackForm,
+        DefenceForm,
+        EscapeForm,
+        GrappleForm,
+        RegenerationForm,
+    )
 
     forms: dict = {}
     if tracker is not None and tracker.may_attack:
         forms["attack_form"] = AttackForm(
             initial={"turn": tracker.encounter.turn}, targets=tracker.targets
         )
-    if tracker is not None and tracker.may_end_turn and tracker.acting and not tracker.pending:
+    if tracker is not None and tracker.may_attack:
+        forms["grapple_form"] = GrappleForm(
+            initial={"turn": tracker.encounter.turn}, targets=tracker.targets, prefix="grapple"
+        )
+    if tracker is not None and tracker.escape_odds:
+        forms["escape_form"] = EscapeForm(initial={"turn": tracker.encounter.turn})
+    if (
+        tracker is not None
+        and tracker.may_end_turn
+        and tracker.acting
+        and not tracker.pending
+        and tracker.holder is None
+    ):
         forms["regeneration_form"] = RegenerationForm(initial={"turn": tracker.encounter.turn})
     if tracker is not None and tracker.riposte is not None:
         forms["riposte_form"] = AttackForm(

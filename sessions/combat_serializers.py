@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from campaigns.serializers import _name, _text
 from common import api_fields
+from rules import combat as rules_combat
 from rules import reference
 from sessions import consequences
 from sessions.checks import CHARACTERISTIC_KEYS, ROLLED_SKILLS
@@ -175,6 +176,16 @@ class CombatantOut(serializers.Serializer):
     agony = serializers.IntegerField(help_text="Agonie d'un PNJ (un personnage : sa fiche).")
     aggravation = serializers.IntegerField(help_text="Aggravation d'un PNJ.")
     unconscious_turns = serializers.IntegerField(help_text="Tours d'inconscience restants.")
+    held = serializers.BooleanField(
+        default=False, help_text="Tenu dans une Étreinte (§13) : ni attaque ni défense."
+    )
+    held_by = serializers.IntegerField(
+        source="holder_shown",
+        allow_null=True,
+        default=None,
+        help_text="Qui le tient (null : personne, ou un PNJ caché pour un joueur).",
+    )
+    prone = serializers.BooleanField(help_text="À terre (Mise au sol, §13).")
 
 
 class SlotOut(serializers.Serializer):
@@ -241,6 +252,23 @@ class AttackIn(StrikeIn):
     hidden = api_fields.BooleanField(default=False, help_text="Attaque dissimulée.")
     riposte = api_fields.BooleanField(
         default=False, help_text="La riposte du défenseur après une défense critique (§8)."
+    )
+    grapple = serializers.ChoiceField(
+        choices=["", *rules_combat.GRAPPLES],
+        default="",
+        help_text="Une prise à mains nues (§13) : embrace (Étreinte), takedown (Mise au sol), "
+        "throw (Projection) ; vide : une attaque. Une prise se lance avec `strength` ou "
+        "`agility` et Bagarre (`skills`, `damage` et `gauge` sont alors ceux des règles).",
+    )
+    distance = serializers.IntegerField(
+        min_value=0,
+        max_value=rules_combat.THROW_DISTANCE_MAX,
+        default=0,
+        help_text="Projection : la distance en mètres (1 au moins), moins de dégâts au-delà "
+        "du premier.",
+    )
+    heavy = api_fields.BooleanField(
+        default=False, help_text="Prise contre une cible grosse ou lourde : plus difficile."
     )
 
 
@@ -312,6 +340,11 @@ class BlowOut(serializers.Serializer):
     aggravation = AggravationOut()
     riposte_for = serializers.IntegerField(allow_null=True)
     summary = serializers.CharField()
+    grapple = serializers.CharField(
+        default="",
+        help_text="Ce que la prise a laissé : held (tenu), prone (à terre), thrown (projeté), "
+        "ou vide.",
+    )
 
 
 class AttackOut(serializers.Serializer):
@@ -329,6 +362,8 @@ class AttackOut(serializers.Serializer):
     hidden = serializers.BooleanField()
     damage = serializers.IntegerField()
     gauge = serializers.CharField()
+    grapple = serializers.CharField(default="", help_text="La prise tentée, ou vide.")
+    distance = serializers.IntegerField(default=0, help_text="Projection : mètres.")
     defences = OfferedOut(many=True, help_text="Les défenses possibles, pour qui défend.")
     result = BlowOut(
         allow_null=True,
@@ -367,3 +402,50 @@ class RegenerationIn(TurnIn):
     points = serializers.IntegerField(
         min_value=1, max_value=10_000, help_text="Points régénérés (autant de blessures graves)."
     )
+
+
+# --- grapples (§13) ----------------------------------------------------------------------------
+
+
+@extend_schema_field(
+    {"type": "string", "enum": list(rules_combat.GRAPPLE_CHARACTERISTICS)},
+    component_name="GrappleCharacteristic",
+)
+class GrappleCharacteristicField(serializers.ChoiceField):
+    """Force or Agilité, as the grappler describes it (§13)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=list(rules_combat.GRAPPLE_CHARACTERISTICS), **kwargs)
+
+
+class EscapeIn(TurnIn):
+    characteristic = GrappleCharacteristicField(help_text="Force ou Agilité.")
+    complexity = serializers.IntegerField(min_value=0, max_value=20, default=0)
+    characteristic_value = serializers.IntegerField(
+        min_value=0,
+        max_value=50,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Un PNJ : sa valeur (absente : celle de son profil).",
+    )
+    skill_level = serializers.IntegerField(
+        min_value=0,
+        max_value=10,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Un PNJ : son niveau en Bagarre.",
+    )
+
+
+class EscapeOut(serializers.Serializer):
+    """An attempt to break free of an Étreinte (§13)."""
+
+    combatant = serializers.IntegerField()
+    holder = serializers.IntegerField()
+    roll = serializers.IntegerField()
+    total = serializers.IntegerField()
+    difficulty = serializers.IntegerField(help_text="Le total de la prise, à égaler.")
+    freed = serializers.BooleanField()
+    summary = serializers.CharField()

@@ -266,6 +266,7 @@ class EncounterSpellPreview(CombatView):
         "takes the same fields as the cast (without `turn`).",
     }
     output_serializer_class = SpellPreviewOut
+    validates_query = True
 
     @extend_schema(parameters=[SpellPreviewIn], responses={200: SpellPreviewOut})
     def get(self, request: Request, **kwargs) -> Response:

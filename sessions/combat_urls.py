@@ -4,6 +4,7 @@ Conteur's page of the fight and the tracker's actions at the table."""
 from django.urls import path
 
 from common import converters  # noqa: F401 (registers <rowid:…>)
+from sessions import combat_screen
 from sessions import combat_spell_views as spell_views
 from sessions import combat_views as views
 
@@ -33,13 +34,18 @@ urlpatterns = [
     path(encounter + "next/", views.turn_next, name="combat_next"),
     path(encounter + "delay/", views.turn_delay, name="combat_delay"),
     path(encounter + "end/", views.encounter_end, name="combat_end"),
+    path(encounter + "screen/", combat_screen.combat_screen, name="combat_screen"),
     path(encounter + "attack/", views.attack, name="combat_attack"),
     path(encounter + "defend/", views.defend, name="combat_defend"),
     path(encounter + "regeneration/", views.regeneration, name="combat_regeneration"),
+    path(encounter + "grapple/", views.grapple, name="combat_grapple"),
+    path(encounter + "escape/", views.escape, name="combat_escape"),
     path(encounter + "spell/", spell_views.spell_form, name="combat_spell"),
     path(encounter + "spell/preview/", spell_views.spell_preview, name="combat_spell_preview"),
     path(encounter + "spell/cast/", spell_views.spell_cast, name="combat_spell_cast"),
     path(combatant + "reveal/", views.combatant_reveal, name="combatant_reveal"),
     path(combatant + "status/", views.combatant_status, name="combatant_status"),
     path(combatant + "remove/", views.combatant_remove, name="combatant_remove"),
+    path(combatant + "release/", views.grapple_release, name="combatant_release"),
+    path(combatant + "stand-up/", views.grapple_stand_up, name="combatant_stand_up"),
 ]

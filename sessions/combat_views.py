@@ -28,13 +28,15 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
-from sessions import combat, combat_attacks, combat_harm, combat_turns
+from sessions import combat, combat_attacks, combat_grapples, combat_harm, combat_turns
 from sessions import combat_selectors as cs
 from sessions.combat_forms import (
     AttackForm,
     BlockJoinForm,
     DefenceForm,
     EncounterOpenForm,
+    EscapeForm,
+    GrappleForm,
     PartyForm,
     QuickNpcForm,
     RegenerationForm,
@@ -473,6 +475,80 @@ def regeneration(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpRe
     error = _act(
         lambda: combat_turns.regeneration_force(
             campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
+        )
+    )
+    return _done(request, campaign, error)
+
+
+# --- grapples (§13) ----------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def grapple(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    """The combatant acting now tries a grapple (an attack at bare hands); the target answers."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = GrappleForm(request.POST, targets=encounter.combatants.all(), prefix="grapple")
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    error = _act(
+        lambda: combat_attacks.attack_declare(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            turn=form.cleaned_data["turn"],
+            request=combat_attacks.AttackRequest(**form.strike()),
+            idempotency_key=form.cleaned_data["idempotency_key"],
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def escape(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    """The held combatant acting now tries to free itself; its action ends."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    form = EscapeForm(request.POST)
+    if not form.is_valid():
+        return _done(request, campaign, _errors(form))
+    error = _act(
+        lambda: combat_grapples.grapple_escape(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def grapple_release(
+    request: HtmxHttpRequest, pk: int, encounter_pk: int, combatant_pk: int
+) -> HttpResponse:
+    """The holder lets go of the combatant it holds (its player, or the Conteur)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    error = _act(
+        lambda: combat_grapples.grapple_release(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk, combatant_id=combatant_pk
+        )
+    )
+    return _done(request, campaign, error)
+
+
+@login_required
+@require_POST
+def grapple_stand_up(
+    request: HtmxHttpRequest, pk: int, encounter_pk: int, combatant_pk: int
+) -> HttpResponse:
+    """A combatant à terre gets up (on its own action; the Conteur whenever)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = _encounter(campaign, encounter_pk)
+    error = _act(
+        lambda: combat_grapples.grapple_stand_up(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk, combatant_id=combatant_pk
         )
     )
     return _done(request, campaign, error)

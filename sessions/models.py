@@ -321,6 +321,13 @@ class Combatant(models.Model):
     aggravation = models.PositiveSmallIntegerField(_("Aggravation"), default=0)
     unconscious_turns = models.PositiveSmallIntegerField(_("tours d'inconscience"), default=0)
     profile = models.JSONField(default=dict, blank=True)
+    # Grapples (§13, `rules.combat.grapple_state`): held in an Étreinte by `held_by` (the
+    # grapple's total in `hold`, with the last attempt to break free), or « à terre » (`prone`).
+    held_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    prone = models.BooleanField(_("à terre"), default=False)
+    hold = models.JSONField(default=dict, blank=True)
     # The request that added it (several at once share one): a retry adds nobody twice.
     idempotency_key = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

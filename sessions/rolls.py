@@ -13,6 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Exists, OuterRef, Subquery
 
 from campaigns.models import Arc, ArcStatus, Campaign
 from campaigns.policy import is_storyteller
@@ -30,12 +31,11 @@ from sessions.models import Roll, Visibility
 FORTUNE_FATE_MESSAGE = "Chaque personnage gagne 1 Fortune, le Conteur 1 Fatalité."
 
 
-def arc_open(campaign_id: int) -> Arc | None:
-    return (
-        Arc.objects.filter(campaign_id=campaign_id, status=ArcStatus.OPEN)
-        .order_by("-created_at", "-pk")
-        .first()
-    )
+def open_arc_id() -> Subquery:
+    """The id of the campaign's open arc (the newest if several), for the row of a campaign that
+    it annotates: a roll is stored in it (`writes.lock_pool(campaign, open_arc_id=…)`)."""
+    arcs = Arc.objects.filter(campaign_id=OuterRef("campaign_id"), status=ArcStatus.OPEN)
+    return Subquery(arcs.order_by("-created_at", "-pk").values("pk")[:1])
 
 
 class IdempotencyKeyReused(ValidationError):
@@ -67,10 +67,21 @@ def request_digest(
     return hashlib.sha256(json.dumps(asked, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def key_used(*, by, key: str) -> Exists:
+    """Whether this user already stored a roll with this idempotency key, read in the statement
+    that locks the roller (after the table's lock, so a double submit sees the first roll)."""
+    return Exists(Roll.objects.filter(rolled_by=by, idempotency_key=key))
+
+
 def roll_existing(*, campaign: Campaign, by, key: str, digest: str) -> Roll | None:
     """The roll this user already stored with this idempotency key (`created` False), if any;
-    the key sent again with another request is refused (IdempotencyKeyReused)."""
-    roll = Roll.objects.filter(rolled_by=by, idempotency_key=key).first()
+    the key sent again with another request is refused (IdempotencyKeyReused). One statement,
+    with what the API's answer names (character, roller)."""
+    roll = (
+        Roll.objects.select_related("character", "rolled_by")
+        .filter(rolled_by=by, idempotency_key=key)
+        .first()
+    )
     if roll is None:
         return None
     if roll.campaign_id != campaign.pk or (roll.request_digest and roll.request_digest != digest):
@@ -95,6 +106,15 @@ def visibility_allowed(campaign: Campaign, visibility: str) -> str:
 def spends_morale(request: RollRequest) -> bool:
     """Whether the roll is paid with hope or despair (then the whole group is locked)."""
     return bool(request.hope_points or request.despair_points or request.fortune_fate)
+
+
+def may_spend_morale(request: RollRequest) -> bool:
+    """Whether the roll may touch the Moral: it spends some, or its declaration is refused (the
+    refusal then comes after the key is looked up: a key reused for it is a 422 first)."""
+    try:
+        return spends_morale(request)
+    except ValidationError:
+        return True
 
 
 def npc_roll_check(campaign: Campaign, request: RollRequest) -> None:

@@ -1,7 +1,8 @@
 """At the table, the writes: rolls, Moral moves, consequences and healed injuries (RULES.md §5–§8,
 §14).
 
-Every write here is a keyword-only `@transaction.atomic` service. Each one first locks the
+Every write here is a keyword-only `@transaction.atomic` service (`roll_create` opens its
+transaction itself, to answer a duplicate once it is rolled back). Each one first locks the
 campaign's `MoralePool` row: that one lock serialises every change of the table (payments, Moral
 moves, consequences) and keeps the log's event ids in commit order, so a poller reading
 `?after=<id>` can never skip an event committed late. Sheets are then locked and written through
@@ -47,7 +48,6 @@ from sessions.models import (
 # --- rolls ------------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def roll_create(
     *,
     campaign: Campaign,
@@ -64,31 +64,45 @@ def roll_create(
     Impact points (boon dice), hope and despair are deducted in the same transaction: a roll that
     cannot be paid for raises ValidationError and changes nothing. The same idempotency key from
     the same user returns the roll already stored (`roll.created` is False then).
-    `campaign.membership` must be the caller's (from `campaigns.policy`)."""
+    `campaign.membership` must be the caller's (from `campaigns.policy`). The roll comes back as
+    stored, with its log line as `log_event`: nothing needs reading again to answer.
+
+    One transaction and no savepoint on the way. The key is looked up under the table's lock
+    (with the roller's lock when it pays nothing from the Moral: one statement), so a double
+    submit waits for the first and finds its roll. A duplicate that lookup cannot see (the key
+    sent to two campaigns at once) fails on the unique constraint; the whole transaction is then
+    rolled back, nothing paid, and the roll stored first answers (or 422)."""
     if not idempotency_key or len(idempotency_key) > 64:
         raise violation("idempotency_key", "Clé d'idempotence manquante ou trop longue.")
-    pool = writes.lock_pool(campaign)
     digest = rolls.request_digest(
         request=request,
         character_id=character_id,
         visibility=visibility,
         play_session_id=play_session.pk if play_session else None,
     )
-    existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
-    if existing is not None:
-        return existing
-    visibility = rolls.visibility_allowed(campaign, visibility)
     try:
         with transaction.atomic():
-            roll = _roll_and_pay(
+            pool = writes.lock_pool(campaign, open_arc_id=rolls.open_arc_id())
+            existing, roller = _replay_or_roller(
                 campaign=campaign,
-                pool=pool,
                 by=by,
                 request=request,
                 character_id=character_id,
                 idempotency_key=idempotency_key,
                 digest=digest,
-                visibility=visibility,
+            )
+            if existing is not None:
+                return existing
+            roll = _roll_and_pay(
+                campaign=campaign,
+                pool=pool,
+                roller=roller,
+                by=by,
+                request=request,
+                character_id=character_id,
+                idempotency_key=idempotency_key,
+                digest=digest,
+                visibility=rolls.visibility_allowed(campaign, visibility),
                 play_session=play_session,
                 rng=rng,
             )
@@ -101,10 +115,33 @@ def roll_create(
     return roll
 
 
+def _replay_or_roller(
+    *,
+    campaign: Campaign,
+    by,
+    request: RollRequest,
+    character_id: int | None,
+    idempotency_key: str,
+    digest: str,
+) -> tuple[Roll | None, Character | None]:
+    """Under the table's lock: the roll this key already stored (`created` False), or else the
+    roller's sheet locked, when the roll pays nothing from the Moral (one statement for both
+    then; a roll paid from the Moral locks the whole group first, in `_roll_and_pay`)."""
+    roller = None
+    if character_id is not None and not rolls.may_spend_morale(request):
+        key_used = rolls.key_used(by=by, key=idempotency_key)
+        roller = writes.character_locked(campaign, character_id, key_used=key_used)
+    if roller is not None and not roller.key_used:
+        return None, roller
+    existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
+    return existing, roller
+
+
 def _roll_and_pay(
     *,
     campaign: Campaign,
     pool: MoralePool,
+    roller: Character | None,
     by,
     request: RollRequest,
     character_id: int | None,
@@ -114,7 +151,8 @@ def _roll_and_pay(
     play_session: PlaySession | None,
     rng: RandomSource | None,
 ) -> Roll:
-    """Lock the roller, prepare the check, pay for it, roll it, store it and log it."""
+    """Lock the roller (unless already `roller`), prepare the check, pay for it, roll it, store
+    it and log it."""
     members: list[Character] = []
     if character_id is None:
         rolls.npc_roll_check(campaign, request)
@@ -122,7 +160,7 @@ def _roll_and_pay(
     else:
         if rolls.spends_morale(request):
             members = writes.lock_members(campaign)
-        character = writes.lock_roller(campaign, by, character_id, members)
+        character = writes.lock_roller(campaign, by, character_id, members, roller)
     changes, state = rolls.roll_costs(character, request)
     injuries = roller_injuries(character, request.injuries)
     prepared = check_prepare(request=request, character=character, state=state, injuries=injuries)
@@ -131,6 +169,7 @@ def _roll_and_pay(
     )
     roll = _roll_store(
         campaign=campaign,
+        pool=pool,
         play_session=play_session,
         character=character,
         by=by,
@@ -141,7 +180,9 @@ def _roll_and_pay(
         digest=digest,
         rng=rng,
     )
-    _roll_log(roll=roll, request=request, by=by, pool=pool, morale_events=morale_events)
+    roll.log_event = _roll_log(
+        roll=roll, request=request, by=by, pool=pool, morale_events=morale_events
+    )
     return roll
 
 
@@ -177,6 +218,7 @@ def _roll_pay(
 def _roll_store(
     *,
     campaign: Campaign,
+    pool: MoralePool,
     play_session: PlaySession | None,
     character: Character | None,
     by,
@@ -187,12 +229,13 @@ def _roll_store(
     digest: str,
     rng: RandomSource | None,
 ) -> Roll:
-    """Roll the prepared check with the rules engine and store it with its breakdown."""
+    """Roll the prepared check with the rules engine and store it with its breakdown, in the
+    campaign's open arc (read with the table's lock, `rolls.open_arc_id`)."""
     breakdown = roll_check(prepared.check, rng)
     return Roll.objects.create(
         campaign=campaign,
         play_session=play_session,
-        arc=rolls.arc_open(campaign.pk),
+        arc_id=pool.open_arc_id,
         character=character,
         label=request.label[:120],
         rolled_by=by,
@@ -218,11 +261,11 @@ def _roll_log(
     by,
     pool: MoralePool,
     morale_events: list[rules_morale.MoraleEvent],
-) -> None:
-    """Log the roll, then what it spent of the Moral (if anything)."""
+) -> TableEvent:
+    """Log the roll, then what it spent of the Moral (if anything). Returns the roll's line."""
     character = roll.character
     who = character.name if character is not None else (request.label or "PNJ")
-    writes.log_event(
+    event = writes.log_event(
         campaign_id=roll.campaign_id,
         kind=TableEventKind.ROLL,
         summary=rolls.roll_summary(roll, who),
@@ -241,6 +284,7 @@ def _roll_log(
             events=morale_events,
             summary=" ".join(e.message for e in morale_events),
         )
+    return event
 
 
 # --- the Moral --------------------------------------------------------------------------------

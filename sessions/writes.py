@@ -22,13 +22,19 @@ from sessions.models import MoralePool, Roll, TableEvent, TableEventKind, Visibi
 from sessions.morale import member_keys, player_characters
 
 
-def lock_pool(campaign: Campaign | int) -> MoralePool:
-    """Lock (and create on first use) the campaign's Moral row: the table's one lock."""
+def lock_pool(campaign: Campaign | int, **annotations: Any) -> MoralePool:
+    """Lock (and create on first use) the campaign's Moral row: the table's one lock.
+
+    `annotations` are read in the same statement and set on the row (a roll reads its arc so,
+    `rolls.open_arc_id`): one statement instead of two on the table's busiest path."""
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
-    pool = MoralePool.objects.select_for_update().filter(campaign_id=campaign_id).first()
+    rows = MoralePool.objects.select_for_update().filter(campaign_id=campaign_id)
+    if annotations:
+        rows = rows.annotate(**annotations)
+    pool = rows.first()
     if pool is None:
         MoralePool.objects.bulk_create([MoralePool(campaign_id=campaign_id)], ignore_conflicts=True)
-        pool = MoralePool.objects.select_for_update().get(campaign_id=campaign_id)
+        pool = rows.get()
     return pool
 
 
@@ -37,11 +43,16 @@ def lock_members(campaign: Campaign | int) -> list[Character]:
     return list(player_characters(campaign).select_for_update(of=("self",)))
 
 
+def character_locked(campaign: Campaign, pk: int | None, **annotations: Any) -> Character | None:
+    """One sheet of the campaign locked (None if there is none), with `annotations` read in the
+    same statement (a roll asks so whether its key was already used, `rolls.key_used`)."""
+    rows = Character.objects.select_for_update(of=("self",)).filter(pk=pk, campaign=campaign)
+    return (rows.annotate(**annotations) if annotations else rows).first()
+
+
 def lock_character(campaign: Campaign, pk: int | None, field_name: str) -> Character:
     """Lock one sheet of the campaign, or refuse about `field_name` if there is none."""
-    character = (
-        Character.objects.select_for_update(of=("self",)).filter(pk=pk, campaign=campaign).first()
-    )
+    character = character_locked(campaign, pk)
     if character is None:
         raise violation(field_name, "Ce personnage n'existe pas dans la campagne.")
     return character
@@ -53,9 +64,16 @@ def require_controller(campaign: Campaign, character: Character, by) -> None:
         raise PermissionDenied("Seuls le joueur du personnage et le Conteur peuvent faire cela.")
 
 
-def lock_roller(campaign: Campaign, by, character_id: int, members: list[Character]) -> Character:
-    """The character who rolls (already locked with the group, or locked now), if `by` may."""
-    character = next((c for c in members if c.pk == character_id), None)
+def lock_roller(
+    campaign: Campaign,
+    by,
+    character_id: int,
+    members: list[Character],
+    locked: Character | None = None,
+) -> Character:
+    """The character who rolls (already `locked`, or with the group, or locked now), if `by`
+    may."""
+    character = locked or next((c for c in members if c.pk == character_id), None)
     if character is None:
         character = lock_character(campaign, character_id, "character")
     require_controller(campaign, character, by)
