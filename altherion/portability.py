@@ -25,6 +25,7 @@ from django.db import DatabaseError, IntegrityError, models, transaction
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
 
+from altherion import portability_fights
 from campaigns.models import (
     Ability,
     Arc,
@@ -321,6 +322,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
                     if remap(related, pk) is not None
                 )
             _fix_values(model, row, remap)
+            portability_fights.fix_row(model, row, remap)
             rows.append(row)
         data[section.key] = rows
 
@@ -485,6 +487,13 @@ def campaign_import(*, data: Any) -> ImportResult:
         raise _fail(f"Le fichier est mal formé ({type(error).__name__} : {error}).") from error
 
 
+def _without_hold(row: Any) -> Any:
+    """A combatant's row without its holder, set once every combatant exists."""
+    if isinstance(row, dict) and "held_by" in row:
+        return {k: v for k, v in row.items() if k != "held_by"}
+    return row
+
+
 def _import(data: dict[str, Any]) -> ImportResult:
     users, created_users = _users_import(data.get("users", []))
     campaign_row = {k: v for k, v in data["campaign"].items() if k != "id"}
@@ -502,10 +511,15 @@ def _import(data: dict[str, Any]) -> ImportResult:
     _create(Campaign, [campaign])
     new_ids[Campaign] = {1: campaign.pk}
 
+    held_by: dict[int, int] = {}  # a hold names a combatant read in the same section
     for section in SECTIONS:
         model = section.model
         rows = data.get(section.key, [])
-        objs = [_build(model, row, campaign=campaign, users=users, remap=remap) for row in rows]
+        holders = [row.get("held_by") if isinstance(row, dict) else None for row in rows]
+        objs = [
+            _build(model, _without_hold(row), campaign=campaign, users=users, remap=remap)
+            for row in rows
+        ]
         local_ids = [row.get("id") for row in rows]
         if len(set(local_ids)) != len(local_ids) or not all(isinstance(i, int) for i in local_ids):
             raise _fail(f"Les identifiants de la section « {section.key} » doivent être uniques.")
@@ -515,6 +529,7 @@ def _import(data: dict[str, Any]) -> ImportResult:
             _unique_keys([], objs)
         _create(model, objs)
         new_ids[model] = {local: obj.pk for local, obj in zip(local_ids, objs, strict=True)}
+        held_by.update({o.pk: h for o, h in zip(objs, holders, strict=True) if isinstance(h, int)})
         for relation in _m2m_fields(model):
             through = relation.remote_field.through
             source = relation.m2m_field_name()
@@ -531,4 +546,5 @@ def _import(data: dict[str, Any]) -> ImportResult:
                         )
                     links.append(through(**{f"{source}_id": obj.pk, f"{target}_id": target_id}))
             through.objects.bulk_create(links, batch_size=500)
+    portability_fights.after_import(new_ids, held_by)
     return ImportResult(campaign=campaign, created_users=created_users)

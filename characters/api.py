@@ -290,8 +290,9 @@ def character_detail(request: Request, pk: int) -> Response:
     change fields, with If-Match or `version`. DELETE: the owner or the Conteur removes the
     character."""
     if request.method == "GET":
+        load = selectors.character_get_for_sheet
         return api_cache.cached_detail(
-            request, pk, lambda: dict(s.CharacterOut(_viewer(request, pk)).data)
+            request, pk, lambda: s.character_out(load(user=request.user, pk=pk))
         )
     character = _editor(request, pk)
     if request.method == "DELETE":

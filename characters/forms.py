@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.models import Species
 from characters.condition import POINTS_MAX
 from characters.fields import SheetField
+from characters.forms_render import RENDERER
 from characters.services import COMPENDIUM_MODELS
 from rules import reference
 
@@ -26,6 +27,12 @@ ENTRY_LABELS = {
     "assets": _("Atouts"),
     "flaws": _("Handicaps"),
 }
+
+
+class SheetForm(forms.Form):
+    """A form the sheet page shows: its widgets are drawn by `characters.forms_render`."""
+
+    default_renderer = RENDERER
 
 
 def value_field(spec: SheetField, *, campaign=None) -> forms.Field:
@@ -53,7 +60,7 @@ def value_field(spec: SheetField, *, campaign=None) -> forms.Field:
     )
 
 
-class FieldForm(forms.Form):
+class FieldForm(SheetForm):
     """One field of the sheet and the version it was read at."""
 
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
@@ -74,7 +81,7 @@ class FieldForm(forms.Form):
         return value
 
 
-class SkillForm(forms.Form):
+class SkillForm(SheetForm):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     level = forms.IntegerField(
         label=_("Niveau"), min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX
@@ -109,7 +116,7 @@ class SkillAddForm(SkillForm):
         return data
 
 
-class LanguageForm(forms.Form):
+class LanguageForm(SheetForm):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     level = forms.IntegerField(label=_("Niveau"), min_value=0, max_value=10)
     writing = forms.BooleanField(label=_("Écriture"), required=False)
@@ -122,7 +129,7 @@ class LanguageAddForm(LanguageForm):
     )
 
 
-class OddsForm(forms.Form):
+class OddsForm(SheetForm):
     """The check the odds column shows: a characteristic, a complexity and a difficulty."""
 
     def __init__(self, *args, **kwargs):
@@ -148,7 +155,7 @@ class OddsForm(forms.Form):
 
 # The four actions' forms; the API's DamageIn, RestIn, HealIn and StabiliseIn read the same
 # choices and bounds, and both call the services in `characters.condition`, which decide the rest.
-class DamageForm(forms.Form):
+class DamageForm(SheetForm):
     prefix = "damage"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     amount = forms.IntegerField(label=_("Dégâts"), min_value=1, max_value=POINTS_MAX)
@@ -161,7 +168,7 @@ class DamageForm(forms.Form):
     )
 
 
-class RestForm(forms.Form):
+class RestForm(SheetForm):
     """A night's rest (§4): its conditions (Normale unless the Conteur says otherwise) and what
     shifts them; the rules give the rank. A recorded rib-cage injury is read from the record."""
 
@@ -179,19 +186,19 @@ class RestForm(forms.Form):
     )
 
 
-class HealForm(forms.Form):
+class HealForm(SheetForm):
     prefix = "heal"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     points = forms.IntegerField(label=_("Points rendus"), min_value=1, max_value=POINTS_MAX)
 
 
-class ObjectiveForm(forms.Form):
+class ObjectiveForm(SheetForm):
     """« Objectif atteint »: nothing to type, the rules give the points back (§1)."""
 
     prefix = "objective"
 
 
-class StabiliseForm(forms.Form):
+class StabiliseForm(SheetForm):
     prefix = "stabilise"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
 

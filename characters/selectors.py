@@ -4,16 +4,27 @@ A non-member of the character's campaign gets 404 (the sheet's existence is neve
 member reads every sheet of the campaign; only the owner and the Conteur edit (403 for the others).
 """
 
+from typing import NamedTuple
+
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, QuerySet
+from django.db.models import BooleanField, CharField, F, IntegerField, Prefetch, QuerySet, Value
 from django.http import Http404
 
-from campaigns.models import Campaign, Role
+from campaigns.models import Campaign, Membership, Role
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters.models import Character, CharacterChange
+from characters.models import Character, CharacterChange, CharacterLanguage
 
 HISTORY_PAGE = 100
 SHEET_RELATIONS = ("skills", "languages", "classes", "branches", "abilities", "assets", "flaws")
+ENTRY_RELATIONS = ("classes", "branches", "abilities", "assets", "flaws")
+LANGUAGE_COLUMNS = ("id", "character_id", "key", "level", "writing")
+
+
+class Entry(NamedTuple):
+    """A compendium entry a sheet owns, as the sheet and the API show it."""
+
+    pk: int
+    name: str
 
 
 def sheet_queryset() -> QuerySet[Character]:
@@ -32,6 +43,11 @@ def _scoped(*, user, character: Character | None) -> Character:
     if character is None:
         raise Http404("Personnage introuvable.")
     campaign = campaign_get_for_member(user=user, pk=character.campaign_id)
+    return _with_rights(user=user, character=character, campaign=campaign)
+
+
+def _with_rights(*, user, character: Character, campaign: Campaign) -> Character:
+    """The character with its campaign (`.membership` the user's) and what the user may do."""
     character.campaign = campaign
     character.can_edit = can_edit(user=user, character=character, campaign=campaign)
     character.viewer_is_storyteller = is_storyteller(campaign)
@@ -46,6 +62,79 @@ def character_get_for_viewer(*, user, pk: int, queryset: QuerySet | None = None)
         raise Http404("Personnage introuvable.")
     queryset = sheet_queryset() if queryset is None else queryset
     return _scoped(user=user, character=queryset.filter(pk=pk).first())
+
+
+def character_get_for_sheet(*, user, pk: int) -> Character:
+    """The character as its sheet page shows it, in three queries, for a member (404 otherwise):
+    the row with its campaign, species, owner and the viewer's membership; its skills; its
+    languages with its compendium entries (one UNION). `.entries` maps each entry relation to
+    its `Entry` (pk, name) rows, in the compendium's order; `.languages.all()` needs no query."""
+    if not user.is_authenticated:
+        raise Http404("Personnage introuvable.")
+    character = (
+        Character.objects.select_related("campaign", "species", "owner", "updated_by")
+        .prefetch_related("skills")
+        .filter(pk=pk, campaign__memberships__user=user.pk)
+        .annotate(
+            viewer_membership_id=F("campaign__memberships__id"),
+            viewer_role=F("campaign__memberships__role"),
+            viewer_joined_at=F("campaign__memberships__joined_at"),
+        )
+        .first()
+    )
+    if character is None:
+        raise Http404("Personnage introuvable.")
+    campaign = character.campaign
+    campaign.membership = Membership(
+        pk=character.viewer_membership_id,
+        campaign=campaign,
+        user_id=user.pk,
+        role=character.viewer_role,
+        joined_at=character.viewer_joined_at,
+    )
+    _with_rights(user=user, character=character, campaign=campaign)
+    languages, character.entries = _languages_and_entries(character)
+    # What `prefetch_related("languages")` would have left: `.languages.all()` reads this list.
+    queryset = character.languages.all()
+    queryset._result_cache, queryset._prefetch_done = languages, True
+    character.__dict__.setdefault("_prefetched_objects_cache", {})["languages"] = queryset
+    return character
+
+
+def _languages_and_entries(character: Character):
+    """([CharacterLanguage], {relation: [Entry]}) of a character, in one query."""
+    text, number, flag = CharField(), IntegerField(), BooleanField()
+    languages = (
+        CharacterLanguage.objects.filter(character_id=character.pk)
+        .annotate(source=Value("languages", output_field=text))
+        .order_by()
+        .values_list("source", "pk", "key", "level", "writing")
+    )
+    owned = [
+        Character._meta.get_field(relation)
+        .related_model.objects.filter(characters=character.pk)
+        .annotate(
+            source=Value(relation, output_field=text),
+            level=Value(None, output_field=number),
+            writing=Value(None, output_field=flag),
+        )
+        .order_by()
+        .values_list("source", "pk", "name", "level", "writing")
+        for relation in ENTRY_RELATIONS
+    ]
+    rows = languages.union(*owned, all=True).order_by("key", "pk")  # the models' own order
+    found: list[CharacterLanguage] = []
+    entries: dict[str, list[Entry]] = {relation: [] for relation in ENTRY_RELATIONS}
+    for source, pk, name, level, writing in rows:
+        if source == "languages":
+            language = CharacterLanguage.from_db(
+                rows.db, LANGUAGE_COLUMNS, (pk, character.pk, name, level, writing)
+            )
+            language.character = character
+            found.append(language)
+        else:
+            entries[source].append(Entry(pk, name))
+    return found, entries
 
 
 def character_get_for_editor(*, user, pk: int, queryset: QuerySet | None = None) -> Character:

@@ -166,6 +166,59 @@ class CharacterOut(serializers.ModelSerializer):
         return data
 
 
+# The sheet's stored values as `CharacterOut` lists them, between its header and `species`.
+SCALAR_FIELDS = tuple(f for f in SHEET_FIELDS if f not in ("species", "private_notes"))
+_DATETIME = serializers.DateTimeField()
+
+
+def _entry(entry) -> dict:
+    return {"id": entry.pk, "name": str(entry.name)}
+
+
+def character_out(character) -> dict:
+    """`CharacterOut(character).data` as a plain dict, built without a serializer per request
+    (issue 15 §2, the API detail's miss): the same JSON, key for key — CharacterOut stays its
+    schema. Takes a character from `selectors.character_get_for_sheet` (its `.entries`)."""
+    data = {
+        "id": character.pk,
+        "campaign": character.campaign_id,
+        "owner": character.owner.get_username(),
+        "version": character.version,
+        "updated_at": _DATETIME.to_representation(character.updated_at),
+        "updated_by": character.updated_by.get_username() if character.updated_by else None,
+        **{name: getattr(character, name) for name in SCALAR_FIELDS},
+        "species": _entry(character.species) if character.species else None,
+    }
+    if getattr(character, "can_see_private", False):
+        data["private_notes"] = character.private_notes
+    data["premices"] = {g: getattr(character, f"premice_{g}") for g in reference.GAUGES}
+    data["skills"] = [
+        {
+            "key": row.key,
+            "kind": row.kind,
+            "label": str(row.label),
+            "category": str(row.category),
+            "level": row.level,
+            "expertises": row.expertises,
+        }
+        for row in character.skills.all()
+    ]
+    data["languages"] = [
+        {
+            "key": row.key,
+            "label": str(row.get_key_display()),
+            "level": row.level,
+            "writing": row.writing,
+            "level_meaning": str(row.level_meaning),
+        }
+        for row in character.languages.all()
+    ]
+    for relation, entries in character.entries.items():
+        data[relation] = [_entry(entry) for entry in entries]
+    data["derived"] = sheet.derive(character).to_dict()
+    return data
+
+
 # --- damage, rest and care: the page forms' choices and bounds; the services decide the rest ---
 
 

@@ -8,8 +8,6 @@ updates Corps, Puissance, Harmonie, the gauges, the rest table and the speeds at
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
@@ -33,7 +31,6 @@ from characters.forms import (
     LanguageAddForm,
     LanguageForm,
     ObjectiveForm,
-    OddsForm,
     RestForm,
     SkillAddForm,
     SkillForm,
@@ -42,6 +39,7 @@ from characters.forms import (
 from characters.models import CharacterChange, SkillKind
 from characters.selectors import (
     character_get_for_editor,
+    character_get_for_sheet,
     character_get_for_viewer,
     character_history,
     sheet_probe,
@@ -56,20 +54,10 @@ from characters.services import (
     character_skill_set,
     character_update_field,
 )
+from characters.sheet_page import sheet_context
 from common.htmx import HtmxHttpRequest
 from rules import reference
-from rules import states as rules_states
 
-SECTIONS = (
-    "identity",
-    "characteristics",
-    "gauges",
-    "pools",
-    "condition",
-    "morale",
-    "derived",
-    "notes",
-)
 # The sections whose values depend on other fields: re-sent out of band after every edit.
 DERIVED_SECTIONS = ("characteristics", "gauges", "pools", "condition", "morale", "derived")
 
@@ -108,77 +96,8 @@ def add_errors(form, error: ValidationError, fields: dict[str, str] | None = Non
         form.add_error(target, messages_)
 
 
-def _skill_groups(character, odds_values: dict) -> list[dict]:
-    """Skills by category, each rolled skill with the exact odds of the chosen check."""
-    cond = sheet.condition(character)
-    agony = rules_states.effective_agony(character.agony, cond.state)
-    boon = rules_states.boon_dice(cond)
-    bane = rules_states.bane_dice(cond)
-    characteristic = getattr(character, odds_values["characteristic"])
-    groups = {key: [] for key in ("combat", "practical", "theoretical", "forgotten_domain")}
-    skill_url = reverse("characters:skill", args=[character.pk, "__key__"])
-    for row in character.skills.all():
-        ref = row.reference
-        odds = None
-        if ref is None or ref.rolled:
-            odds = sheet.skill_odds(
-                level=row.level,
-                characteristic=characteristic,
-                complexity=odds_values["complexity"],
-                difficulty=odds_values["difficulty"],
-                agony=agony,
-                boon=boon,
-                bane=bane,
-            )
-        url = skill_url.replace("__key__", quote(row.key, safe=""))
-        groups[row.category].append({"row": row, "odds": odds, "url": url})
-    labels = {
-        "combat": _("Combat"),
-        "practical": _("Pratiques"),
-        "theoretical": _("Théoriques"),
-        "forgotten_domain": _("Domaines oubliés"),
-    }
-    return [{"key": k, "label": labels[k], "skills": v} for k, v in groups.items()]
-
-
-def sheet_context(request, character, **extra) -> dict:
-    odds_form = OddsForm(request.GET if "complexity" in request.GET else None)
-    context = {
-        "character": character,
-        "campaign": character.campaign,
-        "derived": sheet.derive(character),
-        "odds_form": odds_form,
-        "skill_groups": _skill_groups(character, odds_form.values()),
-        "edit_field": request.GET.get("edit", ""),
-        "sections": SECTIONS,
-    }
-    if character.can_edit:
-        owned = {row.key for row in character.skills.all()}
-        owned_languages = {row.key for row in character.languages.all()}
-        context.update(
-            skill_add_form=SkillAddForm(owned=owned, initial={"version": character.version}),
-            language_add_form=_language_add_form(character, owned_languages),
-            damage_form=DamageForm(),
-            rest_form=RestForm(),
-            stabilise_form=StabiliseForm(),
-            heal_form=HealForm(),
-        )
-    if character.viewer_is_storyteller:
-        context["objective_gain"] = condition.objective_impact_gain(character)
-    context.update(extra)
-    return context
-
-
-def _language_add_form(character, owned) -> LanguageAddForm:
-    form = LanguageAddForm(initial={"version": character.version, "level": 1})
-    form.fields["language"].choices = [
-        (lang.key, lang.label) for lang in reference.LANGUAGES if lang.key not in owned
-    ]
-    return form
-
-
 def _reload(character_pk: int, user):
-    return character_get_for_viewer(user=user, pk=character_pk)
+    return character_get_for_sheet(user=user, pk=character_pk)
 
 
 @login_required
@@ -188,7 +107,7 @@ def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The sheet page: its body from the page cache (one query decides the key), the shell drawn
     for this request; `If-None-Match` with the page's ETag → 304."""
     if request.htmx and request.GET.get("part") == "skills":
-        character = character_get_for_viewer(user=request.user, pk=pk)
+        character = character_get_for_sheet(user=request.user, pk=pk)
         return render(request, "characters/sheet.html#skills", sheet_context(request, character))
     probe = sheet_probe(user=request.user, pk=pk)
     key = page_cache.sheet_key(probe, request)
@@ -198,7 +117,7 @@ def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return HttpResponseNotModified(headers={"ETag": etag})
 
     def render_body() -> str:
-        character = character_get_for_viewer(user=request.user, pk=pk)
+        character = character_get_for_sheet(user=request.user, pk=pk)
         context = sheet_context(request, character, csrf_token=page_cache.CSRF_PLACEHOLDER)
         return render_to_string("characters/sheet.html#sheet-body", context, request=request)
 
@@ -230,7 +149,7 @@ def character_field(request: HtmxHttpRequest, pk: int, field: str) -> HttpRespon
         raise Http404("Champ inconnu.")
     section = section_of(field)
     if request.method == "GET":
-        character = character_get_for_viewer(user=request.user, pk=pk)
+        character = character_get_for_sheet(user=request.user, pk=pk)
         editing = "" if "cancel" in request.GET else field
         if not request.htmx:
             url = reverse("characters:sheet", args=[pk])

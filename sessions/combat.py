@@ -286,8 +286,25 @@ def combatant_set_status(
     message = _(STATUS_MESSAGES[status]) % {"name": combatant.name}
     lines = Lines([], [])
     lines.add(combatant, message)
+    _holds_end(encounter, lines)
     _log(encounter, by, lines)
     return combatant
+
+
+def _holds_end(encounter: Encounter, lines: Lines) -> None:
+    """A hold ends when its holder or the one held is no longer in the fight (§13)."""
+    from sessions import combat_grapples  # it builds on this module
+
+    everyone = _combatants(encounter)
+    by_pk = {c.pk: c for c in everyone}
+    holders = {c.pk: by_pk.get(c.held_by_id) for c in everyone if c.held_by_id}
+    texts: list[str] = []
+    ended = combat_grapples.holds_ended(everyone, texts)
+    if not ended:
+        return
+    Combatant.objects.bulk_update(ended, ["held_by", "hold"])
+    secret = any(c.hidden or (holders[c.pk] is not None and holders[c.pk].hidden) for c in ended)
+    (lines.hidden if secret else lines.public).extend(texts)
 
 
 @transaction.atomic

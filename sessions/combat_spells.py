@@ -36,7 +36,7 @@ from rules import magic as rules_magic
 from rules import reference
 from rules.check import RandomSource
 from rules.french import de
-from sessions import combat, services, writes
+from sessions import combat, combat_grapples, services, writes
 from sessions.checks import CHARACTERISTIC_KEYS, RollRequest
 from sessions.combat_harm import fighter_of
 from sessions.errors import rule_call, violation
@@ -331,6 +331,7 @@ def spell_cast(
     caster = by_pk[encounter.order[encounter.position]["combatant"]]
     if caster.status != CombatantStatus.ACTIVE:
         raise violation("encounter", _("Ce combattant n'est pas en état d'incanter."))
+    combat_grapples.refuse_if_held(caster, by_pk, "spell")
     if not _controls(campaign, caster, by):
         raise PermissionDenied(
             _("Seuls le Conteur et le joueur dont c'est le tour peuvent lancer un sort.")

@@ -20,7 +20,7 @@ DOWN = (CombatantStatus.DEFEATED, CombatantStatus.UNCONSCIOUS, CombatantStatus.D
 
 @dataclass
 class Tally:
-    id: int
+    combatant: int
     name: str
     dealt: int = 0
     taken: int = 0

@@ -142,6 +142,11 @@ def regeneration_force(
     if not 1 <= points <= POINTS_MAX:
         raise violation("points", _("Indiquez les points régénérés (au moins 1)."))
     acting = Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
+    if acting.held_by_id is not None:
+        from sessions import combat_grapples  # it builds on sessions.combat too
+
+        by_pk = {c.pk: c for c in combat._combatants(encounter)}
+        combat_grapples.refuse_if_held(by_pk[acting.pk], by_pk, "regeneration")
     fighter = fighter_of(campaign, acting, lock=True)
     before = fighter.gauges()[gauge]
     if fighter.character is not None:

@@ -269,10 +269,13 @@ def roll_create(request: HtmxHttpRequest, pk: int, session_pk: int | None = None
             return reswap(retarget(response, "#roll-form"), "outerHTML")
         messages.error(request, " ".join(m for ms in form.errors.values() for m in ms))
         return redirect(_table_url(campaign, play_session))
+    # A new roll carries its log line; a replayed one reads it.
+    event = getattr(roll, "log_event", None) or (
+        roll.events.select_related("roll", "actor", "character").first()
+    )
     if not request.htmx:
-        messages.success(request, roll.events.first().summary)
+        messages.success(request, event.summary)
         return redirect(_table_url(campaign, play_session))
-    event = roll.events.select_related("roll", "actor", "character").first()
     response = render(
         request,
         "sessions/_roll_row.html",
@@ -280,7 +283,7 @@ def roll_create(request: HtmxHttpRequest, pk: int, session_pk: int | None = None
             "event": decorate([event], campaign)[0],
             "campaign": campaign,
             "is_storyteller": is_storyteller(campaign),
-            "group": list(selectors.player_characters(campaign)),
+            "group": selectors.player_characters(campaign),  # read only by the Conteur's form
             "new_key": fresh_key(),
         },
     )

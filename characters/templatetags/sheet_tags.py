@@ -1,12 +1,17 @@
-"""`{% sheet_field "strength" %}`: one field of the sheet, shown or edited in place."""
+"""`{% sheet_field "strength" %}`: one field of the sheet, shown or edited in place;
+`{% inline_field field %}`: a form field in its label. Both write their HTML as strings in the
+cases a sheet repeats (issue 15 §2), not through a template per field."""
 
 from django import template
-from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.text import Truncator, capfirst
 from django.utils.translation import gettext as _
 
 from characters.fields import SHEET_FIELDS
 from characters.forms import ENTRY_LABELS, FieldForm
+from characters.sheet_page import KEY, page_urls
 from rules import french
 
 register = template.Library()
@@ -39,20 +44,21 @@ def may_edit(character, spec) -> bool:
     return not (spec.private and not character.can_see_private)
 
 
-def sheet_urls(character) -> tuple[str, str]:
-    """(sheet URL, field URL with a `__field__` placeholder), reversed once per sheet render."""
-    urls = getattr(character, "_sheet_urls", None)
-    if urls is None:
-        urls = (
-            reverse("characters:sheet", args=[character.pk]),
-            reverse("characters:field", args=[character.pk, "__field__"]),
-        )
-        character._sheet_urls = urls
-    return urls
+# `characters/_field.html` drawn without a template in the two cases a sheet shows ~46 times,
+# byte for byte (a value, or a value behind its edit link); a field in edit mode or in conflict
+# goes through the template.
+SHOWN = '<span class="sheet-field" id="f-{name}" data-field="{name}">\n{value}\n\n</span>\n'
+VALUE = '<span class="value">{}</span>'
+EDIT_LINK = (
+    '\n  <a class="editable" href="{sheet_url}?edit={name}#f-{name}"\n'
+    '     hx-get="{field_url}" hx-target="closest section" hx-swap="outerHTML"\n'
+    '     aria-label="{label}" title="{label}"><span class="value">{value}</span></a>\n'
+)
 
 
-@register.inclusion_tag("characters/_field.html", takes_context=True)
+@register.simple_tag(takes_context=True)
 def sheet_field(context, name: str, label: str = ""):
+    """One field of the sheet: its value, the link that edits it, or its form in edit mode."""
     character = context["character"]
     spec = SHEET_FIELDS[name]
     editable = may_edit(character, spec)
@@ -68,13 +74,26 @@ def sheet_field(context, name: str, label: str = ""):
     conflict = context.get("conflict")
     if conflict is not None and conflict.field != name:
         conflict = None
-    sheet_url, field_url = sheet_urls(character)
+    urls = page_urls(character)
     full_label = label or field_label(name)
     value = display_value(character, spec)
-    return {
+    shown = conditional_escape(localize(value))
+    if form is None and conflict is None:
+        if not editable:
+            return format_html(SHOWN, name=name, value=format_html(VALUE, shown))
+        link = format_html(
+            EDIT_LINK,
+            sheet_url=urls["sheet"],
+            field_url=urls["field"].replace(KEY, name),
+            name=name,
+            label=edit_label(full_label, value),
+            value=shown,
+        )
+        return format_html(SHOWN, name=name, value=link)
+    values = {
         "character": character,
-        "sheet_url": sheet_url,
-        "field_url": field_url.replace("__field__", name),
+        "sheet_url": urls["sheet"],
+        "field_url": urls["field"].replace(KEY, name),
         "csrf_token": context.get("csrf_token"),
         "spec": spec,
         "name": name,
@@ -86,6 +105,29 @@ def sheet_field(context, name: str, label: str = ""):
         "conflict": conflict,
         "conflict_value": display_value(character, spec) if conflict else None,
     }
+    template = context.template.engine.get_template("characters/_field.html")
+    return template.render(context.new(values))
+
+
+@register.simple_tag
+def inline_field(field) -> str:
+    """A form field inside its label, on one line; its help text and errors carry the ids that
+    Django's `aria-describedby` points at (`<id>_helptext`, `<id>_error`)."""
+    parts = [format_html("<label>{} {}</label>", field.label, field)]
+    if field.help_text:
+        parts.append(
+            format_html(
+                '<small class="help" id="{}_helptext">{}</small>', field.auto_id, field.help_text
+            )
+        )
+    if field.errors:
+        errors = mark_safe(" ".join(conditional_escape(e) for e in field.errors))  # noqa: S308
+        parts.append(
+            format_html(
+                '<span class="error" role="alert" id="{}_error">{}</span>', field.auto_id, errors
+            )
+        )
+    return mark_safe("".join(parts) + "\n")  # noqa: S308 (each part escaped above)
 
 
 def edit_label(label: str, value) -> str:

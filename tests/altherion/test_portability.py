@@ -31,7 +31,7 @@ from progression import awards, ellipses, trainings
 from progression.models import Training, XpEntry
 from sessions import checks, combat, morale, services
 from sessions.demo import demo_sessions_seed
-from sessions.models import Injury, Roll, StatBlock, TableEvent
+from sessions.models import Combatant, Encounter, Injury, Roll, StatBlock, TableEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -107,8 +107,17 @@ def _fight(campaign, storyteller) -> None:
     """A fight with a hero and two brigands from the bestiary, initiative rolled."""
     as_storyteller = campaign_get_for_member(user=storyteller, pk=campaign.pk)
     block = StatBlock.objects.create(campaign=campaign, name="Brigand")
-    encounter = combat.encounter_open(campaign=as_storyteller, by=storyteller, name="Embuscade")
     hero = campaign.characters.order_by("pk").first()
+    # A fight already over, with its closing summary in the log.
+    over = combat.encounter_open(campaign=as_storyteller, by=storyteller, name="Escarmouche")
+    combat.combatants_add(
+        campaign=as_storyteller,
+        by=storyteller,
+        encounter_id=over.pk,
+        joining=combat.party_joining(campaign, [hero.pk]),
+    )
+    combat.encounter_end(campaign=as_storyteller, by=storyteller, encounter_id=over.pk)
+    encounter = combat.encounter_open(campaign=as_storyteller, by=storyteller, name="Embuscade")
     joining = combat.party_joining(campaign, [hero.pk]) + combat.block_joining(
         campaign, block.pk, 2
     )
@@ -118,6 +127,9 @@ def _fight(campaign, storyteller) -> None:
     combat.initiative_roll(
         campaign=as_storyteller, by=storyteller, encounter_id=encounter.pk, rng=random.Random(3)
     )
+    # Brigand 2 holds Brigand 1 in an Étreinte (a combatant naming another of its section).
+    first, second = Combatant.objects.filter(stat_block=block).order_by("pk")
+    Combatant.objects.filter(pk=first.pk).update(held_by=second, hold={"total": 11})
 
 
 def _without_time(data: dict) -> dict:
@@ -189,6 +201,18 @@ def test_a_copy_beside_the_original_gets_new_ids_and_the_same_content(rich):
     assert awards and all(n.key.endswith(f":{hero.pk}") for n in awards)
     for note in notes:
         assert f"/campaigns/{copy.pk}/" in note.link
+    # A fight's ids inside its values point into the copy too: the turn order, a hold, the log.
+    fight = Encounter.objects.get(campaign=copy, name="Embuscade")
+    fighters = set(fight.combatants.values_list("pk", flat=True))
+    assert fight.order and {slot["combatant"] for slot in fight.order} <= fighters
+    held = Combatant.objects.get(encounter=fight, held_by__isnull=False)
+    assert held.held_by.encounter_id == fight.pk
+    closing = TableEvent.objects.get(campaign=copy, payload__has_key="summary")
+    over = Encounter.objects.get(campaign=copy, name="Escarmouche")
+    assert closing.payload["encounter"] == over.pk
+    assert {row["combatant"] for row in closing.payload["summary"]} == set(
+        over.combatants.values_list("pk", flat=True)
+    )
     # Timestamps are those of the original.
     assert copy.created_at == rich.created_at
     originals = (

@@ -79,7 +79,7 @@ def test_the_demo_table_and_sheet_show_a_campaign_in_mid_play(new_page, demo):
     page = new_page()
     log_in(page, "aelis")
     page.goto(f"/campaigns/{demo.pk}/table/")
-    log = page.locator("main")
+    log = page.locator("#roll-log")
     assert log.get_by_text("Repérer la côte dans la brume").first.is_visible()
     assert log.get_by_text("Réussite critique").first.is_visible()
     assert page.locator('[data-morale="hope"]').first.inner_text() != "0"

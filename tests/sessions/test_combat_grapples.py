@@ -315,14 +315,41 @@ def test_the_holder_lets_go_and_a_hold_ends_when_the_holder_is_out(
         combatant_id=named("Aelis").pk,
         status="defeated",
     )
+    # The hold ends with the holder's fall, in the same line of the log.
+    assert named("Brigand 1").held_by is None
+    assert last_line().summary == "Aelis est vaincu. L'étreinte d'Aelis sur Brigand 1 prend fin."
     next_turn(conteur, storyteller, fight)
     assert fight.order[fight.position]["combatant"] == named("Brigand 1").pk
     tracker = cs.tracker_for_user(campaign=conteur, user=storyteller, encounter=fight)
     assert tracker.holder is None and tracker.may_attack  # Aelis holds no one any more
-    pending = grapple(conteur, storyteller, fight, "Brann", "takedown", faces=(9,))
-    answer(conteur, storyteller, fight, pending)
-    assert named("Brigand 1").held_by is None
-    assert "L'étreinte d'Aelis sur Brigand 1 prend fin." in last_line().summary
+
+
+def test_a_held_combatant_neither_casts_nor_forces_a_regeneration(conteur, storyteller, fight):
+    """§13: Étreinte — the target « can neither attack, move nor defend »; Reading
+    (`rules.combat.held_can_act`): of its actions only freeing itself is left."""
+    from sessions import combat_spells, combat_turns
+
+    answer(conteur, storyteller, fight, grapple(conteur, storyteller, fight, "Brigand 1", "embrace", faces=(7,)))  # fmt: skip
+    next_turn(conteur, storyteller, fight)  # Brigand 1 acts, held
+    with pytest.raises(ValidationError, match="seule une tentative pour se libérer"):
+        combat_spells.spell_cast(
+            campaign=conteur,
+            by=storyteller,
+            encounter_id=fight.pk,
+            turn=fight.turn,
+            request=combat_spells.SpellRequest(
+                kind="plain", characteristic="power", characteristic_value=3
+            ),
+        )
+    with pytest.raises(ValidationError, match="seule une tentative pour se libérer"):
+        combat_turns.regeneration_force(
+            campaign=conteur,
+            by=storyteller,
+            encounter_id=fight.pk,
+            turn=fight.turn,
+            gauge="vitality",
+            points=2,
+        )
 
 
 def test_a_hidden_npc_grapples_in_hidden_lines_and_is_not_named(

@@ -45,7 +45,7 @@ def test_the_summary_counts_damage_dealt_and_taken_criticals_and_who_is_down(
     )
     rows = {row["name"]: row for row in line.payload["summary"]}
     assert rows["Aelis"] == {
-        "id": named("Aelis").pk, "name": "Aelis", "dealt": 7, "taken": 6, "criticals": 1,
+        "combatant": named("Aelis").pk, "name": "Aelis", "dealt": 7, "taken": 6, "criticals": 1,
         "down": False,
     }  # fmt: skip
 

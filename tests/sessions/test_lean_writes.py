@@ -28,9 +28,9 @@ LEAN = pytest.mark.django_db(transaction=True)
 # A plain roll through the API: the access check, BEGIN, the table's lock (with the open arc),
 # the roller's lock (with its key looked up), its skills, the roll, its log line, COMMIT.
 API_ROLL_STATEMENTS = 8
-# The page's POST also reads the user, loads the form's characters (with skills and injuries)
-# and reads the new row and the group back to render them (sessions/views.py).
-HTMX_ROLL_STATEMENTS = 14
+# The page's POST also reads the user and loads the form's characters (with skills and
+# injuries); the new row is rendered from the roll's log line in memory (sessions/views.py).
+HTMX_ROLL_STATEMENTS = 12
 
 
 def api(user):

@@ -1,0 +1,155 @@
+"""What the sheet page and its fragments are drawn from: one context built from a character
+loaded by `selectors.character_get_for_sheet`, with the skills grouped and their odds, and every
+URL of the page reversed once (a row's URL is its template's with the key put in)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from characters import condition, sheet
+from characters.forms import (
+    DamageForm,
+    HealForm,
+    LanguageAddForm,
+    OddsForm,
+    RestForm,
+    SkillAddForm,
+    StabiliseForm,
+)
+from rules import french, reference
+from rules import states as rules_states
+
+SECTIONS = (
+    "identity",
+    "characteristics",
+    "gauges",
+    "pools",
+    "condition",
+    "morale",
+    "derived",
+    "notes",
+)
+# The page's links and forms that take the character alone.
+CHARACTER_URLS = {
+    "sheet": "characters:sheet",
+    "history": "characters:history",
+    "export": "characters_api:export",
+    "delete": "characters:delete",
+    "entries": "characters:entries",
+    "skill_add": "characters:skill_add",
+    "damage": "characters:damage",
+    "rest": "characters:rest",
+    "heal": "characters:heal",
+    "stabilise": "characters:stabilise",
+    "objective": "characters:objective",
+}
+KEY = "__key__"
+
+
+def page_urls(character) -> dict[str, str]:
+    """The sheet's URLs, reversed once per render (kept on the character): `field`, `skill` and
+    `language` carry a `__key__` placeholder."""
+    urls = getattr(character, "_page_urls", None)
+    if urls is None:
+        urls = {name: reverse(view, args=[character.pk]) for name, view in CHARACTER_URLS.items()}
+        urls["field"] = reverse("characters:field", args=[character.pk, KEY])
+        urls["skill"] = reverse("characters:skill", args=[character.pk, KEY])
+        urls["language"] = reverse("characters:language", args=[character.pk, KEY])
+        urls["language_new"] = urls["language"].replace(KEY, "new")
+        urls["table"] = reverse("sessions:table", args=[character.campaign_id])
+        character._page_urls = urls
+    return urls
+
+
+def with_key(url: str, key: str) -> str:
+    return url.replace(KEY, quote(key, safe=""))
+
+
+def skill_groups(character, odds_values: dict) -> list[dict]:
+    """Skills by category, each rolled skill with the exact odds of the chosen check."""
+    cond = sheet.condition(character)
+    agony = rules_states.effective_agony(character.agony, cond.state)
+    boon = rules_states.boon_dice(cond)
+    bane = rules_states.bane_dice(cond)
+    characteristic = getattr(character, odds_values["characteristic"])
+    groups = {key: [] for key in ("combat", "practical", "theoretical", "forgotten_domain")}
+    skill_url = page_urls(character)["skill"]
+    version = str(character.version)
+    for row in character.skills.all():
+        ref = row.reference
+        odds = None
+        if ref is None or ref.rolled:
+            odds = sheet.skill_odds(
+                level=row.level,
+                characteristic=characteristic,
+                complexity=odds_values["complexity"],
+                difficulty=odds_values["difficulty"],
+                agony=agony,
+                boon=boon,
+                bane=bane,
+            )
+        of_name = french.de(row.label)
+        groups[row.category].append(
+            {
+                "row": row,
+                "odds": odds,
+                "url": with_key(skill_url, row.key),
+                # Numbers as text: the row repeats them, and each {{ number }} is localized.
+                "id": str(row.pk),
+                "level": str(row.level),
+                "version": version,
+                "level_label": _("Niveau %(of_name)s") % {"of_name": of_name},
+                "expertises_label": _("Expertises %(of_name)s") % {"of_name": of_name},
+                "remove_confirm": _("Retirer %(name)s de la fiche ?") % {"name": row.label},
+            }
+        )
+    labels = {
+        "combat": _("Combat"),
+        "practical": _("Pratiques"),
+        "theoretical": _("Théoriques"),
+        "forgotten_domain": _("Domaines oubliés"),
+    }
+    return [{"key": k, "label": labels[k], "skills": v} for k, v in groups.items()]
+
+
+def sheet_context(request, character, **extra) -> dict:
+    """The context of `characters/sheet.html` and of every partial of it."""
+    odds_form = OddsForm(request.GET if "complexity" in request.GET else None)
+    urls = page_urls(character)
+    languages = list(character.languages.all())
+    context = {
+        "character": character,
+        "campaign": character.campaign,
+        "derived": sheet.derive(character),
+        "odds_form": odds_form,
+        "skill_groups": skill_groups(character, odds_form.values()),
+        "languages": [(row, with_key(urls["language"], row.key)) for row in languages],
+        "urls": urls,
+        "edit_field": request.GET.get("edit", ""),
+        "sections": SECTIONS,
+    }
+    if character.can_edit:
+        owned = {row.key for row in character.skills.all()}
+        context.update(
+            skill_add_form=SkillAddForm(owned=owned, initial={"version": character.version}),
+            language_add_form=_language_add_form(character, {row.key for row in languages}),
+            damage_form=DamageForm(),
+            rest_form=RestForm(),
+            stabilise_form=StabiliseForm(),
+            heal_form=HealForm(),
+        )
+    if character.viewer_is_storyteller:
+        context["objective_gain"] = condition.objective_impact_gain(character)
+    context.update(extra)
+    return context
+
+
+def _language_add_form(character, owned) -> LanguageAddForm:
+    form = LanguageAddForm(initial={"version": character.version, "level": 1})
+    form.fields["language"].choices = [
+        (lang.key, lang.label) for lang in reference.LANGUAGES if lang.key not in owned
+    ]
+    return form
