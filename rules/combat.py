@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.check import CRITICAL_FAILURE, CRITICAL_SUCCESS, Breakdown, Check
+from rules.gauges import Gauge, heal
 
 
 def initiative_check(finesse: int) -> Check:
@@ -198,6 +199,13 @@ GRAPPLES = {
     ),
 }
 GRAPPLE_CHARACTERISTICS = ("strength", "agility")  # Reading (§13): as the player describes
+
+
+def turn_regeneration(gauge: Gauge, points: int) -> Gauge:
+    """A regeneration at the end of each turn (§13). Reading: it restores its points as care
+    does (`rules.gauges.heal`: never past the maximum) and leaves no serious wound — only
+    forcing it early does (`forced_regeneration`); the app's turn is the round."""
+    return heal(gauge, points)
 
 
 def forced_regeneration(regenerated: int) -> int:

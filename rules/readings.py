@@ -98,6 +98,7 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ("§8", "A sheet has no annulation", "rules.combat.sheet_annulation"),
     ("§8", "A character resists with its column score", "rules.combat.sheet_resistance"),
     ("§8", "A full turn at 0 began at 0", "rules.states.full_turn_at_zero"),
+    ("§13", "A turn's regeneration heals, with no serious wound", "rules.combat.turn_regeneration"),
     (
         "§15",
         "Incantation takes the round; Combativité spent = the caster's actions left",

@@ -27,6 +27,9 @@ class StatBlockForm(forms.ModelForm):
             "vitality_max",
             "energy_max",
             "confidence_max",
+            "vitality_regeneration",
+            "energy_regeneration",
+            "confidence_regeneration",
             "armour",
             "shield",
             "annulation",
@@ -37,9 +40,24 @@ class StatBlockForm(forms.ModelForm):
         help_texts = {
             "agility": _("Agilité, Perception et Sagesse donnent la Finesse (l'initiative)."),
             "armour": _("Valeur d'armure pour le Blocage (vide : aucune)."),
+            "vitality_regeneration": _("Points rendus à la fin de chaque tour (0 : aucun)."),
             "hidden": _("Les joueurs ne voient pas ce profil dans le bestiaire."),
         }
         widgets = {"notes": forms.Textarea(attrs={"rows": 4})}
+
+    REGENERATIONS = ("vitality_regeneration", "energy_regeneration", "confidence_regeneration")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.REGENERATIONS:
+            self.fields[name].required = False  # left empty: the creature regenerates nothing
+
+    def clean(self):
+        data = super().clean()
+        for name in self.REGENERATIONS:
+            if data.get(name) is None and name not in self.errors:
+                data[name] = 0
+        return data
 
 
 class EncounterOpenForm(forms.Form):

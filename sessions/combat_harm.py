@@ -75,6 +75,11 @@ def npc_profile(block: StatBlock | None) -> dict[str, Any]:
         "shield": block.shield if block else False,
         "annulation": block.annulation if block else 0,
         "resistance": block.resistance if block else 0,
+        "regeneration": {
+            gauge: getattr(block, f"{gauge}_regeneration")
+            for gauge in reference.GAUGES
+            if block and getattr(block, f"{gauge}_regeneration")
+        },
         "fragility": 0,
         "resilience_points": 0,
         "gauges": {g: {"maximum": m, "current": m, "scars": 0} for g, m in maxima.items()},

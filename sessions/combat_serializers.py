@@ -50,6 +50,12 @@ def _points(**kwargs):
 # --- the bestiary ------------------------------------------------------------------------------
 
 
+def _regeneration():
+    return serializers.IntegerField(
+        min_value=0, max_value=1000, default=0, help_text="Points rendus à la fin de chaque tour."
+    )
+
+
 class StatBlockIn(serializers.Serializer):
     name = _name()
     agility = _characteristic(help_text="Agilité (avec Perception et Sagesse : la Finesse).")
@@ -69,6 +75,9 @@ class StatBlockIn(serializers.Serializer):
     shield = api_fields.BooleanField(default=False, help_text="Porte un bouclier.")
     annulation = serializers.IntegerField(min_value=0, max_value=1000, default=0)
     resistance = serializers.IntegerField(min_value=0, max_value=1000, default=0)
+    vitality_regeneration = _regeneration()
+    energy_regeneration = _regeneration()
+    confidence_regeneration = _regeneration()
     notes = _text(required=False)
     hidden = api_fields.BooleanField(default=True, help_text="Caché aux joueurs.")
 
@@ -95,6 +104,9 @@ class StatBlockOut(serializers.ModelSerializer):
             "shield",
             "annulation",
             "resistance",
+            "vitality_regeneration",
+            "energy_regeneration",
+            "confidence_regeneration",
             "notes",
             "hidden",
         ]

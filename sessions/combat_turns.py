@@ -40,11 +40,34 @@ def round_ends(
     ]
     for combatant in present:
         fighter = fighter_of(campaign, combatant, lock=True)
+        _regenerate(combatant, lines)
         _agony_of_the_turn(fighter, encounter.round, lines, by)
         _wake_up(combatant, lines)
         combatant.finesse_points = rules_combat.finesse_points_for_turn(combatant.finesse)
         _peril(fighter, lines, by, rng)
     Combatant.objects.bulk_update(present, UPDATED)
+
+
+def _regenerate(combatant: Combatant, lines: Any) -> None:
+    """An NPC's regenerations at the end of the turn (§13, `rules.combat.turn_regeneration`);
+    a character's come from an ability the sheet does not hold: forced by hand."""
+    regeneration = combatant.profile.get("regeneration") or {}
+    if combatant.character_id is not None or not regeneration:
+        return
+    gauges = npc_gauges(combatant)
+    healed = []
+    for name, points in regeneration.items():
+        after = rules_combat.turn_regeneration(gauges[name], points)
+        if after.current != gauges[name].current:
+            healed.append(f"+{after.current - gauges[name].current} {reference.LABELS[name]}")
+            gauges[name] = after
+    if healed:
+        store_npc_gauges(combatant, gauges)
+        lines.add(
+            combatant,
+            _("%(name)s régénère : %(points)s.")
+            % {"name": combatant.name, "points": ", ".join(healed)},
+        )
 
 
 def _agony_of_the_turn(fighter: Fighter, round_: int, lines: Any, by) -> None:

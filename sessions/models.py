@@ -217,6 +217,16 @@ class StatBlock(models.Model):
     vitality_max = models.PositiveIntegerField(_("Vitalité maximale"), default=15)
     energy_max = models.PositiveIntegerField(_("Énergie maximale"), default=15)
     confidence_max = models.PositiveIntegerField(_("Confiance maximale"), default=15)
+    # Points each gauge regenerates at the end of every turn (§13); 0: none.
+    vitality_regeneration = models.PositiveSmallIntegerField(
+        _("régénération de Vitalité"), default=0, validators=[MaxValueValidator(1000)]
+    )
+    energy_regeneration = models.PositiveSmallIntegerField(
+        _("régénération d'Énergie"), default=0, validators=[MaxValueValidator(1000)]
+    )
+    confidence_regeneration = models.PositiveSmallIntegerField(
+        _("régénération de Confiance"), default=0, validators=[MaxValueValidator(1000)]
+    )
     armour = models.PositiveSmallIntegerField(_("armure"), null=True, blank=True)
     shield = models.BooleanField(_("bouclier"), default=False)
     annulation = models.PositiveSmallIntegerField(_("annulation"), default=0)
