@@ -28,13 +28,19 @@
   // The compendium's rows: opening one for editing puts the caret in its first field (or the
   // first one in error); saving it puts the focus on the saved row; deleting it, on its
   // section's heading — never on <body>, where the swapped-out link would have left it.
+  // The element whose request this swap answers (htmx puts it in the request's config).
+  function sourceOf(event) {
+    return event.detail.requestConfig ? event.detail.requestConfig.elt : null;
+  }
+
+  // Only the request a row made counts: the live notifications badge polls in between.
   let entryRow = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
     const row = event.detail.elt.closest && event.detail.elt.closest("li.entry");
-    entryRow = row ? { id: row.id, section: row.closest("section") } : null;
+    if (row) entryRow = { id: row.id, section: row.closest("section"), source: event.detail.elt };
   });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!entryRow) return;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!entryRow || sourceOf(event) !== entryRow.source) return;
     const row = document.getElementById(entryRow.id);
     const section = entryRow.section;
     entryRow = null;

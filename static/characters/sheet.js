@@ -9,7 +9,16 @@
     if (event.key === "Escape") {
       event.preventDefault();
       const cancel = form.querySelector(".inplace-cancel");
-      if (cancel) cancel.click();
+      if (!cancel) return;
+      // Asked of htmx directly: a link swapped in a moment ago may not be wired by htmx yet, and
+      // a plain click would only jump to its #anchor, leaving the field open.
+      const url = cancel.getAttribute("hx-get");
+      const section = form.closest("section");
+      if (window.htmx && url && section) {
+        window.htmx.ajax("GET", url, { source: cancel, target: section, swap: "outerHTML" });
+      } else {
+        cancel.click();
+      }
     } else if (event.key === "Enter" && event.target.tagName === "TEXTAREA" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       form.requestSubmit();
@@ -17,13 +26,23 @@
   });
 
   // After a swap, put the caret in the field being edited, or back on the field just saved.
+  // The element whose request this swap answers (htmx puts it in the request's config).
+  function sourceOf(event) {
+    return event.detail.requestConfig ? event.detail.requestConfig.elt : null;
+  }
+
+  // Only the request a field made counts: the live notifications badge polls in between.
   let lastField = null;
+  let lastSource = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
     const field = event.detail.elt.closest && event.detail.elt.closest(".sheet-field");
-    lastField = field ? field.dataset.field : null;
+    if (field) {
+      lastField = field.dataset.field;
+      lastSource = event.detail.elt;
+    }
   });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!lastField) return;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!lastField || sourceOf(event) !== lastSource) return;
     const slot = document.getElementById("f-" + lastField);
     if (!slot) return;
     const target = slot.querySelector("input:not([type=hidden]), select, textarea") || slot.querySelector("a.editable");
