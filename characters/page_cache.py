@@ -2,7 +2,8 @@
 shows — the character's version, its campaign's compendium revision, the viewer's rights, the
 language, the page's own query (field in edit mode, odds inputs) and the release — so a write of
 any of those is a new key, never a stale page. The CSRF token is put in after the cache (the body
-is rendered with a placeholder), and the page shell (navigation, messages) is drawn per request.
+is rendered with a placeholder); the page around it (navigation) is cached too, per viewer, and
+drawn per request only when it has messages to show.
 
 The cache is Django's default: Redis shared by every process when REDIS_CACHE_URL is set, local
 memory in the embedded default.
@@ -51,6 +52,13 @@ def sheet_key(probe: dict, request) -> str:
         hashlib.sha256(query.encode()).hexdigest()[:16],
     )
     return "sheet:" + ":".join(str(p) for p in parts)
+
+
+def page_key(body_key: str, probe: dict, user) -> str:
+    """The whole page's key: its body's, and what the shell shows — who is signed in, the
+    character's and the campaign's names (the shell is drawn without messages)."""
+    shell = f"{user.pk}:{user.get_username()}:{probe['name']}:{probe['campaign__name']}"
+    return f"{body_key}:page:{hashlib.sha256(shell.encode()).hexdigest()[:16]}"
 
 
 def sheet_body(key: str, render) -> str:

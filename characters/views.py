@@ -121,11 +121,18 @@ def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context = sheet_context(request, character, csrf_token=page_cache.CSRF_PLACEHOLDER)
         return render_to_string("characters/sheet.html#sheet-body", context, request=request)
 
-    body = page_cache.sheet_body(key, render_body)
-    campaign = {"pk": probe["campaign_id"], "name": probe["campaign__name"]}
-    context = {"title": probe["name"], "campaign": campaign}
-    context["sheet_body"] = mark_safe(page_cache.with_csrf(body, request))  # noqa: S308 (ours)
-    response = render(request, "characters/sheet_page.html", context)
+    def render_page() -> str:
+        campaign = {"pk": probe["campaign_id"], "name": probe["campaign__name"]}
+        context = {"title": probe["name"], "campaign": campaign}
+        context["sheet_body"] = mark_safe(page_cache.sheet_body(key, render_body))  # noqa: S308
+        context["csrf_token"] = page_cache.CSRF_PLACEHOLDER
+        return render_to_string("characters/sheet_page.html", context, request=request)
+
+    if fresh:
+        page = page_cache.sheet_body(page_cache.page_key(key, probe, request.user), render_page)
+    else:
+        page = render_page()  # its messages are shown once
+    response = HttpResponse(page_cache.with_csrf(page, request))
     if fresh:
         response["ETag"] = etag
     return response

@@ -154,3 +154,27 @@ def test_if_none_match_gets_304_until_the_sheet_changes(client, player, characte
     )
     changed = sheet(client, character, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_the_page_around_the_sheet_follows_its_viewer_and_names(
+    client, player, storyteller, character
+):
+    """The navigation is cached with the sheet, per viewer: each sees their own name, a renamed
+    campaign or character shows at once, and a message is shown once, then gone."""
+    client.force_login(player)
+    assert "Profil : </span>aelis" in body(client, character)
+    conteur = Client()
+    conteur.force_login(storyteller)
+    assert "Profil : </span>conteur" in body(conteur, character)
+    campaign_services.campaign_update(campaign=character.campaign, name="La Marche grise")
+    assert ">La Marche grise</a>" in body(client, character)
+    character.__class__.objects.filter(pk=character.pk).update(name="Aelis Vey")
+    assert "<title>Aelis Vey · Altherion</title>" in body(client, character)
+    player.username = "aelis-vey"
+    player.save()
+    client.force_login(player)
+    assert "Profil : </span>aelis-vey" in body(client, character)
+    url = reverse("characters:field", args=[character.pk, "lineage"])
+    saved = client.post(url, {"value": "Maison Vey", "version": 1}, follow=True)
+    assert "enregistré" in saved.content.decode() and "Maison Vey" in saved.content.decode()
+    assert "enregistré" not in body(client, character)  # shown once; the page cached again
