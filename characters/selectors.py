@@ -4,9 +4,11 @@ A non-member of the character's campaign gets 404 (the sheet's existence is neve
 member reads every sheet of the campaign; only the owner and the Conteur edit (403 for the others).
 """
 
+import functools
 from typing import NamedTuple
 
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.db.models import BooleanField, CharField, F, IntegerField, Prefetch, QuerySet, Value
 from django.http import Http404
 
@@ -175,27 +177,47 @@ def history_prefetch() -> Prefetch:
     return Prefetch("changes", queryset=CharacterChange.objects.select_related("by"))
 
 
+PROBE_FIELDS = (
+    "pk",
+    "name",
+    "version",
+    "owner_id",
+    "owner__username",
+    "campaign_id",
+    "campaign__name",
+    "campaign__revision",
+    "campaign__memberships__role",
+)
+
+
+@functools.cache
+def _probe_sql() -> str:
+    """The probe's SQL, compiled by the ORM once: every sheet read asks it, and compiling it
+    costs several times what PostgreSQL takes to answer. The user comes first, the character
+    second (checked where it is built)."""
+    user, pk = -2, -1  # markers that tell the parameters apart
+    query = (
+        Character.objects.filter(pk=pk, campaign__memberships__user=user)
+        .values(*PROBE_FIELDS)
+        .order_by()
+        .query
+    )
+    sql, params = query.sql_with_params()
+    if tuple(params) != (user, pk):
+        raise RuntimeError(f"The sheet probe's parameters changed order: {params}")
+    return sql
+
+
 def sheet_probe(*, user, pk: int) -> dict:
     """What decides how a sheet looks to this user, in one query — its version, the campaign's
     compendium revision, the viewer's role — for the page cache; 404 unless the user is a
     member of the character's campaign."""
-    row = (
-        Character.objects.filter(pk=pk, campaign__memberships__user=user.pk)
-        .values(
-            "pk",
-            "name",
-            "version",
-            "owner_id",
-            "owner__username",
-            "campaign_id",
-            "campaign__name",
-            "campaign__revision",
-            "campaign__memberships__role",
-        )
-        .first()
-        if user.is_authenticated
-        else None
-    )
+    row = None
+    if user.is_authenticated:
+        with connection.cursor() as cursor:
+            cursor.execute(_probe_sql(), [user.pk, pk])
+            found = cursor.fetchone()
+        row = dict(zip(PROBE_FIELDS, found, strict=True)) if found else None
     if row is None:
         raise Http404("Personnage introuvable.")
     row["storyteller"] = row.pop("campaign__memberships__role") == Role.STORYTELLER
