@@ -14,6 +14,7 @@ from rules.combat import (
 from rules.errors import RuleError
 from rules.gauges import Gauge
 from rules.magic import healing_complexity, healing_difficulty, incantation
+from tests.dice import Faces
 
 
 def test_initiative_is_a_finesse_check():
@@ -73,13 +74,6 @@ def test_incantation_options():
 def test_duel_only_the_attackers_criticals_count():
     from rules.check import Check, roll_check
     from rules.combat import duel_aggravations, riposte_possible
-
-    class Faces:
-        def __init__(self, *faces):
-            self.faces = list(faces)
-
-        def randint(self, a, b):
-            return self.faces.pop(0)
 
     crit = roll_check(Check(), Faces(10, 4))
     fumble = roll_check(Check(), Faces(1, 4))

@@ -30,6 +30,7 @@ from rules.states import (
     suffer_critical,
     unconscious_turns,
 )
+from tests.dice import Faces
 
 
 def test_special_states_give_a_boon_die_and_ignore_agony_comedown_a_bane_die():
@@ -142,20 +143,12 @@ def test_peril_and_agony():
     check = peril_check(vitality, resilience=2)
     assert (check.characteristic, check.difficulty, check.skill, check.complexity) == (2, 5, 0, 0)
 
-    breakdown: Breakdown = roll_check(check, _Faces(2))  # total 4 vs 5: fails by 1
+    breakdown: Breakdown = roll_check(check, Faces(2))  # total 4 vs 5: fails by 1
     assert apply_peril(vitality, breakdown).scars == 6
     assert agony_after_turn(1, vitality) == 2
     assert agony_after_turn(1, stabilise(vitality)) == 1
     assert nonlethal_against_agony(3, critical_success=False) == 2
     assert nonlethal_against_agony(3, critical_success=True) == 0
-
-
-class _Faces:
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
 
 
 def test_despair_fortune_for_all_capped_at_five():

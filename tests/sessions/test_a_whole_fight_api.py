@@ -4,38 +4,21 @@ parried attack, an attack blocked with armour, a non-lethal blow, a critical and
 a delayed turn, a defeated brigand skipped across the round change, a healing spell with its
 computed complexity, the Péril and Agonie of the turns — and the fight's closing summary.
 
-The dice are the test's (`Dice`): every step's outcome is certain."""
+The dice are the test's (`tests.dice.Faces`): every step's outcome is certain."""
 
 import pytest
 from rest_framework.test import APIClient
 
 from characters.models import Character
+from tests.dice import Faces, route_draws
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
-DRAWS = ("rules.check", "sessions.combat_harm", "sessions.consequences", "rules.morale")
-
-
-class Dice:
-    """The d10s of the fight: the faces given, in order, then `then` for every other draw."""
-
-    def __init__(self):
-        self.faces, self.then = [], 5
-
-    def next(self, *faces: int, then: int = 5) -> None:
-        self.faces, self.then = list(faces), then
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0) if self.faces else self.then
-
 
 @pytest.fixture
-def dice(monkeypatch) -> Dice:
-    source = Dice()
-    for module in DRAWS:
-        monkeypatch.setattr(f"{module}.system_rng", lambda: source)
-    return source
+def dice(monkeypatch) -> Faces:
+    return route_draws(monkeypatch, Faces(then=5))
 
 
 def api(user) -> APIClient:

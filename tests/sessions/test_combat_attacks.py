@@ -8,19 +8,10 @@ from characters.models import Character, CharacterChange
 from sessions import combat
 from sessions import combat_attacks as ca
 from sessions.models import Combatant, Encounter, Injury, StatBlock, TableEvent, Visibility
+from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-class Faces:
-    """A random source that answers the given d10 faces, in order."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
 
 
 @pytest.fixture

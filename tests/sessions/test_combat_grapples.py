@@ -13,19 +13,10 @@ from sessions import combat_attacks as ca
 from sessions import combat_grapples as cg
 from sessions import combat_selectors as cs
 from sessions.models import Combatant, Encounter, Roll, StatBlock, TableEvent, Visibility
+from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-class Faces:
-    """A random source that answers the given d10 faces, in order."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
 
 
 @pytest.fixture

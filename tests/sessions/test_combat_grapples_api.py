@@ -5,14 +5,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from sessions.models import Combatant, Encounter
+from tests.dice import sevens
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-class Sevens:
-    def randint(self, a, b):
-        return 7
 
 
 def api(user) -> APIClient:
@@ -24,7 +20,7 @@ def api(user) -> APIClient:
 @pytest.fixture
 def fight(campaign, storyteller, aelis, brann, monkeypatch):
     """Brann acts first; then Aelis, then a visible Brigand."""
-    monkeypatch.setattr("rules.check.system_rng", lambda: Sevens())
+    monkeypatch.setattr("rules.check.system_rng", sevens)
     conteur = api(storyteller)
     base = f"/api/campaigns/{campaign.pk}/"
     opened = conteur.post(base + "encounters/", {"name": "Rixe"}, format="json").json()

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from characters.models import Character
 from sessions.models import Combatant, Encounter
+from tests.dice import sevens
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,13 +26,8 @@ def log_in(page, username: str) -> None:
     page.get_by_role("heading", name=f"Bonjour, {username}").wait_for()
 
 
-class Sevens:
-    def randint(self, a, b):
-        return 7
-
-
 def test_an_etreinte_at_the_table(new_page, campaign, player, other_player, monkeypatch):
-    monkeypatch.setattr("rules.check.system_rng", lambda: Sevens())
+    monkeypatch.setattr("rules.check.system_rng", sevens)
     aelis = Character.objects.create(
         campaign=campaign, owner=player, name="Aelis", exaltation=3, strength=4
     )

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from sessions import combat
 from sessions.models import Combatant, Encounter, TableEvent
+from tests.dice import sevens
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -52,17 +53,11 @@ def grapple_data(target, turn=1, **extra):
     return {"back": "table", **{f"grapple-{k}": v for k, v in data.items()}}
 
 
-class Sevens:
-    """Dice that always show 7: the grapple lands, Brann's Agilité 2 + 7 misses Aelis's 11."""
-
-    def randint(self, a, b):
-        return 7
-
-
 def test_a_player_holds_brann_who_cannot_defend_then_tries_to_break_free(
     campaign, running, player_client, client_for, other_player, outsider, monkeypatch
 ):
-    monkeypatch.setattr("rules.check.system_rng", lambda: Sevens())
+    # Dice that always show 7: the grapple lands, Brann's Agilité 2 + 7 misses Aelis's 11.
+    monkeypatch.setattr("rules.check.system_rng", sevens)
     table = url(campaign, "table")
     mine = player_client.get(table).content.decode()
     assert "Tenter une prise avec Aelis" in mine and "Étreinte" in mine

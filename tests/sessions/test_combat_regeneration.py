@@ -10,17 +10,10 @@ from rules.combat import turn_regeneration
 from rules.gauges import Gauge
 from sessions import combat
 from sessions.models import Combatant, StatBlock, TableEvent, Visibility
+from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-class Faces:
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0) if self.faces else 5
 
 
 def test_a_turns_regeneration_heals_never_past_the_maximum_and_leaves_no_scar():
@@ -46,7 +39,9 @@ def fight_with(campaign, storyteller, as_member, aelis, troll, *, hidden):
         joining=combat.party_joining(conteur, [aelis.pk])
         + combat.block_joining(conteur, troll.pk, 1, hidden=hidden),
     )
-    combat.initiative_roll(campaign=conteur, by=storyteller, encounter_id=encounter.pk, rng=Faces())
+    combat.initiative_roll(
+        campaign=conteur, by=storyteller, encounter_id=encounter.pk, rng=Faces(then=5)
+    )
     npc = Combatant.objects.get(stat_block=troll)
     npc.profile["gauges"]["vitality"]["current"] = 20  # wounded: 10 wounds, no scar
     npc.save(update_fields=["profile"])
@@ -59,7 +54,7 @@ def end_round(conteur, storyteller, encounter):
         encounter.refresh_from_db()
         combat.turn_next(
             campaign=conteur, by=storyteller, encounter_id=encounter.pk, turn=encounter.turn,
-            rng=Faces(),
+            rng=Faces(then=5),
         )  # fmt: skip
         encounter.refresh_from_db()
         if encounter.round == 2:

@@ -7,19 +7,10 @@ from characters.models import Character
 from sessions import combat
 from sessions import combat_spells as cs
 from sessions.models import Combatant, Encounter, Roll, TableEvent, Visibility
+from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
-
-
-class Faces:
-    """A random source that answers the given d10 faces, in order (then 5s)."""
-
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0) if self.faces else 5
 
 
 @pytest.fixture
@@ -65,7 +56,7 @@ def cast(campaign, by, encounter, *, key="s1", faces=(), **inputs):
         turn=inputs.pop("turn", encounter.turn),
         request=cs.SpellRequest(**inputs),
         idempotency_key=key,
-        rng=Faces(*faces),
+        rng=Faces(*faces, then=5),
     )
 
 
