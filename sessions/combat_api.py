@@ -9,6 +9,8 @@ once per fight.
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.request import Request
@@ -77,6 +79,28 @@ class CombatView(TableView):
             campaign=self.campaign, user=self.request.user, encounter=encounter
         )
         return Response(s.EncounterOut(tracker).data, status=status)
+
+    def step(self, service) -> Response:
+        """Run one service of the fight with the body's fields (validated by
+        `input_serializer_class`) and what the URL names, then answer the fight."""
+        data = {}
+        if self.input_serializer_class is not None:
+            serializer = self.input_serializer_class(data=self.request.data)
+            serializer.is_valid(raise_exception=True)
+            data = serializer.validated_data
+        encounter = self.encounter()
+        service(
+            campaign=self.campaign,
+            by=self.request.user,
+            encounter_id=encounter.pk,
+            **self.named(encounter),
+            **data,
+        )
+        return self.answer(encounter.pk)
+
+    def named(self, encounter: Encounter) -> dict:
+        """What the URL names beyond the encounter, as the service's arguments."""
+        return {}
 
 
 class EncounterList(CombatView):
@@ -187,16 +211,7 @@ class EncounterNext(CombatView):
 
     @extend_schema(responses={200: s.EncounterOut, 409: CONFLICT})
     def post(self, request: Request, **kwargs) -> Response:
-        serializer = s.TurnIn(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        encounter = self.encounter()
-        self.service(
-            campaign=self.campaign,
-            by=request.user,
-            encounter_id=encounter.pk,
-            turn=serializer.validated_data["turn"],
-        )
-        return self.answer(encounter.pk)
+        return self.step(self.service)
 
 
 class EncounterDelay(EncounterNext):
@@ -215,19 +230,7 @@ class EncounterRegeneration(EncounterNext):
         "character acts). Send the `turn` you read: if it moved since, 409.",
     }
     input_serializer_class = s.RegenerationIn
-
-    @extend_schema(responses={200: s.EncounterOut, 409: CONFLICT})
-    def post(self, request: Request, **kwargs) -> Response:
-        serializer = s.RegenerationIn(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        encounter = self.encounter()
-        combat_turns.regeneration_force(
-            campaign=self.campaign,
-            by=request.user,
-            encounter_id=encounter.pk,
-            **serializer.validated_data,
-        )
-        return self.answer(encounter.pk)
+    service = staticmethod(combat_turns.regeneration_force)
 
 
 class EncounterEnd(CombatView):
@@ -235,9 +238,7 @@ class EncounterEnd(CombatView):
 
     @extend_schema(request=None)
     def post(self, request: Request, **kwargs) -> Response:
-        encounter = self.encounter()
-        combat.encounter_end(campaign=self.campaign, by=request.user, encounter_id=encounter.pk)
-        return self.answer(encounter.pk)
+        return self.step(combat.encounter_end)
 
 
 class CombatantDetail(CombatView):
@@ -252,17 +253,11 @@ class CombatantDetail(CombatView):
             raise Http404
         return combatant
 
+    def named(self, encounter: Encounter) -> dict:
+        return {"combatant_id": self._combatant(encounter).pk}
+
     def delete(self, request: Request, **kwargs) -> Response:
-        encounter = self.encounter()
-        combatant = self._combatant(encounter)
-        combat.combatant_set_status(
-            campaign=self.campaign,
-            by=request.user,
-            encounter_id=encounter.pk,
-            combatant_id=combatant.pk,
-            status="left",
-        )
-        return self.answer(encounter.pk)
+        return self.step(partial(combat.combatant_set_status, status="left"))
 
 
 class CombatantStatusChange(CombatantDetail):
@@ -274,17 +269,7 @@ class CombatantStatusChange(CombatantDetail):
     input_serializer_class = s.StatusIn
 
     def post(self, request: Request, **kwargs) -> Response:
-        serializer = s.StatusIn(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        encounter = self.encounter()
-        combat.combatant_set_status(
-            campaign=self.campaign,
-            by=request.user,
-            encounter_id=encounter.pk,
-            combatant_id=self._combatant(encounter).pk,
-            status=serializer.validated_data["status"],
-        )
-        return self.answer(encounter.pk)
+        return self.step(combat.combatant_set_status)
 
 
 class CombatantReveal(CombatantDetail):
@@ -293,14 +278,7 @@ class CombatantReveal(CombatantDetail):
 
     @extend_schema(request=None)
     def post(self, request: Request, **kwargs) -> Response:
-        encounter = self.encounter()
-        combat.combatant_reveal(
-            campaign=self.campaign,
-            by=request.user,
-            encounter_id=encounter.pk,
-            combatant_id=self._combatant(encounter).pk,
-        )
-        return self.answer(encounter.pk)
+        return self.step(combat.combatant_reveal)
 
 
 class EncounterAttacks(CombatView):
@@ -435,14 +413,7 @@ class CombatantRelease(CombatantDetail):
 
     @extend_schema(request=None)
     def post(self, request: Request, **kwargs) -> Response:
-        encounter = self.encounter()
-        combat_grapples.grapple_release(
-            campaign=self.campaign,
-            by=request.user,
-            encounter_id=encounter.pk,
-            combatant_id=self._combatant(encounter).pk,
-        )
-        return self.answer(encounter.pk)
+        return self.step(combat_grapples.grapple_release)
 
 
 class CombatantStandUp(CombatantDetail):
@@ -454,11 +425,4 @@ class CombatantStandUp(CombatantDetail):
 
     @extend_schema(request=None)
     def post(self, request: Request, **kwargs) -> Response:
-        encounter = self.encounter()
-        combat_grapples.grapple_stand_up(
-            campaign=self.campaign,
-            by=request.user,
-            encounter_id=encounter.pk,
-            combatant_id=self._combatant(encounter).pk,
-        )
-        return self.answer(encounter.pk)
+        return self.step(combat_grapples.grapple_stand_up)
