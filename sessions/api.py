@@ -324,85 +324,86 @@ class MoraleAction(TableView):
         )
 
 
-class FateSpend(TableView):
+class FortuneView(TableView):
+    """A write of Fortune or Fatalité (§14): answered with its log line and the Moral."""
+
+    queryset = Roll.objects.none()
+    output_serializer_class = s.MoraleEventOut
+
+    def validated(self) -> dict:
+        serializer = self.input_serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def idempotency_key(self, data: dict) -> str:
+        """The body's `idempotency_key`, else the header's, else a new one (no retry then)."""
+        key = data.get("idempotency_key") or self.request.headers.get("Idempotency-Key")
+        return (key or uuid.uuid4().hex)[:64]
+
+    def answer(self, event) -> Response:
+        out = s.MoraleEventOut({"event": event, "morale": _panel(self, self.request)})
+        return Response(out.data, status=201)
+
+
+class FateSpend(FortuneView):
     """The Conteur spends Fatalité (§14): to worsen a situation or as maluses on a luck roll.
     Logged with its reason; more than the pool holds is a 400 in French and changes nothing. The
     same `Idempotency-Key` header (or `idempotency_key` field) returns the spend already made."""
 
-    queryset = Roll.objects.none()
     input_serializer_class = s.FateSpendIn
-    output_serializer_class = s.MoraleEventOut
 
     @extend_schema(responses={201: s.MoraleEventOut})
     def post(self, request: Request, campaign_id: int) -> Response:
-        serializer = s.FateSpendIn(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
+        data = self.validated()
         event = fortune.fate_spend(
             campaign=self.campaign,
             by=request.user,
             points=data["points"],
             reason=data["reason"],
             visibility=data["visibility"],
-            idempotency_key=(key or uuid.uuid4().hex)[:64],
+            idempotency_key=self.idempotency_key(data),
         )
-        return Response(
-            s.MoraleEventOut({"event": event, "morale": _panel(self, request)}).data, status=201
-        )
+        return self.answer(event)
 
 
-class FortuneRequest(TableView):
+class FortuneRequest(FortuneView):
     """A player asks to spend Fortune points of its character, several at once (§14: with the
     Conteur's agreement): a pending request in the log and the Moral (`fortune_requests`),
     nothing spent yet. The same `Idempotency-Key` returns the request already made."""
 
-    queryset = Roll.objects.none()
     input_serializer_class = s.FortuneRequestIn
-    output_serializer_class = s.MoraleEventOut
 
     @extend_schema(responses={201: s.MoraleEventOut})
     def post(self, request: Request, campaign_id: int) -> Response:
-        serializer = s.FortuneRequestIn(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
+        data = self.validated()
         event = fortune.fortune_request(
             campaign=self.campaign,
             by=request.user,
             character_id=data["character"],
             points=data["points"],
             reason=data["reason"],
-            idempotency_key=(key or uuid.uuid4().hex)[:64],
+            idempotency_key=self.idempotency_key(data),
         )
-        return Response(
-            s.MoraleEventOut({"event": event, "morale": _panel(self, request)}).data, status=201
-        )
+        return self.answer(event)
 
 
-class FortuneAnswer(TableView):
+class FortuneAnswer(FortuneView):
     """The Conteur accepts (the points leave the sheet) or refuses a pending Fortune request
     (§14); logged. The same answer again returns the one already given."""
 
-    queryset = Roll.objects.none()
     input_serializer_class = s.FortuneAnswerIn
-    output_serializer_class = s.MoraleEventOut
 
     @extend_schema(responses={201: s.MoraleEventOut})
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
         if not selectors.fortune_request_exists(campaign=self.campaign, pk=pk):
             raise Http404
-        serializer = s.FortuneAnswerIn(data=request.data)
-        serializer.is_valid(raise_exception=True)
         event = fortune.fortune_answer(
             campaign=self.campaign,
             by=request.user,
             request_id=pk,
-            accept=serializer.validated_data["accept"],
+            accept=self.validated()["accept"],
         )
-        return Response(
-            s.MoraleEventOut({"event": event, "morale": _panel(self, request)}).data, status=201
-        )
+        return self.answer(event)
 
 
 class InjuryHeal(TableView):
