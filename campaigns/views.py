@@ -488,6 +488,8 @@ def compendium_examples(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         messages.success(request, _("%(count)s entrées d'exemple ajoutées.") % {"count": added})
     else:
         messages.info(request, _("Les exemples sont déjà tous dans le compendium."))
+    if request.POST.get("then") == "wizard":  # the wizard's empty lists: back to the wizard
+        return redirect("characters:create", campaign_pk=campaign.pk)
     return redirect("campaigns:compendium", pk=campaign.pk)
 
 

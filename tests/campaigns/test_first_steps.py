@@ -148,3 +148,16 @@ def test_the_wizards_empty_lists_tell_a_player_to_wait_for_the_conteur(
     html = wizard(player_client, new_campaign)
     assert "Le Conteur doit d’abord les ajouter au compendium." in html
     assert "load-examples" not in html
+
+
+def test_the_wizards_examples_button_comes_back_to_the_wizard(storyteller_client, new_campaign):
+    """The wizard's empty lists point to « Charger les exemples »: once loaded, the Conteur is
+    back in the wizard, its lists filled."""
+    wizard = reverse("characters:create", args=[new_campaign.pk])
+    page = storyteller_client.get(wizard).content.decode()
+    assert "Charger les exemples" in page and 'name="then" value="wizard"' in page
+    examples = reverse("campaigns:compendium_examples", args=[new_campaign.pk])
+    response = storyteller_client.post(examples, {"then": "wizard"}, follow=True)
+    assert response.redirect_chain[-1][0] == wizard
+    assert "exemple ajoutées" in response.content.decode()
+    assert "Charger les exemples" not in response.content.decode()
