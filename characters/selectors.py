@@ -177,6 +177,7 @@ def history_prefetch() -> Prefetch:
     return Prefetch("changes", queryset=CharacterChange.objects.select_related("by"))
 
 
+ROW_ID_MAX = 2**63 - 1  # a 64-bit key's largest: a larger id names no row (SQL would refuse it)
 PROBE_FIELDS = (
     "pk",
     "name",
@@ -213,7 +214,7 @@ def sheet_probe(*, user, pk: int) -> dict:
     compendium revision, the viewer's role — for the page cache; 404 unless the user is a
     member of the character's campaign."""
     row = None
-    if user.is_authenticated:
+    if user.is_authenticated and 0 < pk <= ROW_ID_MAX:
         with connection.cursor() as cursor:
             cursor.execute(_probe_sql(), [user.pk, pk])
             found = cursor.fetchone()

@@ -178,3 +178,11 @@ def test_the_page_around_the_sheet_follows_its_viewer_and_names(
     saved = client.post(url, {"value": "Maison Vey", "version": 1}, follow=True)
     assert "enregistré" in saved.content.decode() and "Maison Vey" in saved.content.decode()
     assert "enregistré" not in body(client, character)  # shown once; the page cached again
+
+
+def test_an_id_past_the_largest_key_is_a_plain_404(client, player, character):
+    """The probe's SQL is sent as is: an id no 64-bit key holds never reaches the database."""
+    client.force_login(player)
+    for pk in (2**63, 10**30):
+        assert client.get(f"/characters/{pk}/").status_code == 404
+        assert client.get(f"/api/characters/{pk}/").status_code == 404
