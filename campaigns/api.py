@@ -262,7 +262,23 @@ class InvitationList(CampaignScopedList):
         )
 
     def write(self, data: dict) -> Invitation:
-        return services.invitation_create(campaign=self.campaign, by=self.request.user, **data)
+        email = data.pop("email", "")
+        invitation = services.invitation_create(
+            campaign=self.campaign, by=self.request.user, **data
+        )
+        if email:
+            invitation.mailed = services.invitation_mail(
+                invitation=invitation,
+                to=email,
+                site=self.request.build_absolute_uri("/"),
+                by=self.request.user,
+            )
+        return invitation
+
+    def render(self, row, **kwargs) -> Response:
+        response = super().render(row, **kwargs)
+        response.data["mailed"] = getattr(row, "mailed", None)  # the re-read row never knows
+        return response
 
 
 class InvitationRevoke(InCampaignView):

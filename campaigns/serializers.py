@@ -161,6 +161,12 @@ class InvitationIn(serializers.Serializer):
         default=5,
         help_text=_("Nombre de joueurs qu'il peut faire entrer."),
     )
+    email = serializers.EmailField(
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text=_("L'adresse e-mail d'un joueur : le lien lui est envoyé (facultatif)."),
+    )
 
 
 INVITATION_STATES = [
@@ -176,6 +182,15 @@ class InvitationOut(serializers.ModelSerializer):
         source="created_by.get_username", read_only=True, allow_null=True, default=None
     )
     state = serializers.ChoiceField(choices=INVITATION_STATES, read_only=True)
+    mailed = serializers.BooleanField(
+        read_only=True,
+        allow_null=True,
+        default=None,
+        help_text=_(
+            "À la création avec `email` : le lien est-il parti ? (null sinon ; s'il n'est pas "
+            "parti, envoyez le lien vous-même)."
+        ),
+    )
 
     class Meta:
         model = Invitation
@@ -189,6 +204,7 @@ class InvitationOut(serializers.ModelSerializer):
             "max_uses",
             "uses",
             "revoked_at",
+            "mailed",
         ]
         read_only_fields = fields
 

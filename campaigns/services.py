@@ -2,10 +2,12 @@
 
 import secrets
 from datetime import timedelta
+from urllib.parse import urljoin
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
 
 from campaigns import compendium_examples
@@ -23,6 +25,7 @@ from campaigns.models import (
     Role,
     Species,
 )
+from common.mail import mail_send
 
 INVITATION_DAYS_DEFAULT = 7
 INVITATION_DAYS_MAX = 90
@@ -99,6 +102,19 @@ def invitation_create(
         expires_at=timezone.now() + timedelta(days=days),
         max_uses=max_uses,
     )
+
+
+def invitation_mail(*, invitation: Invitation, to: str, site: str, by) -> bool:
+    """Mail the invitation's link on `site` (the address the Conteur uses, e.g.
+    "https://altherion.example/") to `to`; whether it left (a refused or silent relay is not an
+    error: the Conteur still has the link to send by hand)."""
+    link = urljoin(site, reverse("campaigns:join", args=[invitation.token]))
+    context = {"campaign": invitation.campaign, "invitation": invitation, "link": link, "by": by}
+    try:
+        mail_send(to=to, template="campaigns/mail/invitation", context=context)
+    except OSError:  # smtplib's errors are OSErrors
+        return False
+    return True
 
 
 @transaction.atomic

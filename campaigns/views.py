@@ -38,7 +38,6 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
-from common.mail import mail_send
 
 
 def _error_message(error: ValidationError) -> str:
@@ -196,26 +195,18 @@ def _invitations_page(request, campaign, form) -> HttpResponse:
 
 def _invitation_mail(request: HtmxHttpRequest, invitation, to: str) -> None:
     """Mail the invitation's link (the one the page shows) to `to`, and say whether it left."""
-    link = request.build_absolute_uri(reverse("campaigns:join", args=[invitation.token]))
-    context = {
-        "campaign": invitation.campaign,
-        "invitation": invitation,
-        "link": link,
-        "by": request.user,
-    }
-    try:
-        mail_send(to=to, template="campaigns/mail/invitation", context=context)
-    except OSError:  # the relay refused or did not answer (smtplib's errors are OSErrors)
-        messages.error(
-            request,
-            _(
-                "Lien créé, mais l'e-mail à %(to)s n'a pas pu partir : copiez le lien et "
-                "envoyez-le vous-même."
-            )
-            % {"to": to},
-        )
+    site = request.build_absolute_uri("/")
+    if services.invitation_mail(invitation=invitation, to=to, site=site, by=request.user):
+        messages.success(request, _("Lien d'invitation créé et envoyé à %(to)s.") % {"to": to})
         return
-    messages.success(request, _("Lien d'invitation créé et envoyé à %(to)s.") % {"to": to})
+    messages.error(
+        request,
+        _(
+            "Lien créé, mais l'e-mail à %(to)s n'a pas pu partir : copiez le lien et "
+            "envoyez-le vous-même."
+        )
+        % {"to": to},
+    )
 
 
 @explains_refusal
