@@ -14,17 +14,26 @@ class Faces:
 
     def __init__(self, *faces: int, then: int | None = None):
         self.faces, self.then = list(faces), then
+        self.drawn: list[int] = []
 
     def next(self, *faces: int, then: int | None = 5) -> None:
         """The faces of the next step (a source shared by a whole fight)."""
-        self.faces, self.then = list(faces), then
+        self.faces, self.then, self.drawn = list(faces), then, []
 
     def randint(self, a: int, b: int) -> int:
         if self.faces:
-            return self.faces.pop(0)
-        if self.then is None:
+            face = self.faces.pop(0)
+        elif self.then is None:
             raise AssertionError("The test drew more dice than it gave.")
-        return self.then
+        else:
+            face = self.then
+        assert a <= face <= b, f"scripted face {face} outside {a}..{b}"
+        self.drawn.append(face)
+        return face
+
+    def spent(self, *faces: int) -> None:
+        """The step drew exactly `faces` since `next`: what the rules foresaw, in that order."""
+        assert self.drawn == list(faces), f"drawn {self.drawn}, expected {list(faces)}"
 
 
 def sevens() -> Faces:
