@@ -251,6 +251,76 @@
     dedupe();
   });
 
+  // The tracker refreshes itself when the fight changes (`combat-changed`, from anyone's action):
+  // a panel someone had open stays open, what they typed or chose in it stays, and so does their
+  // focus — nothing a player is typing is lost to another's move. Hidden fields (the step read)
+  // come from the refresh: a form sent with them still answers to the fight as it is now.
+  var trackerNote = null;
+
+  function panelKey(details) {
+    var panel = details.closest("[data-combat]");
+    return (panel ? panel.dataset.combat : "") + "/" + details.className;
+  }
+
+  function typedIn(tracker) {
+    var typed = [];
+    tracker.querySelectorAll("form").forEach(function (form) {
+      Array.prototype.forEach.call(form.elements, function (el) {
+        if (!el.name || el.type === "hidden" || el.type === "submit" || el.tagName === "BUTTON") { return; }
+        typed.push({
+          form: form.getAttribute("action") || "", name: el.name, type: el.type,
+          value: el.value, checked: el.checked
+        });
+      });
+    });
+    return typed;
+  }
+
+  function putBack(tracker, note) {
+    tracker.querySelectorAll("details").forEach(function (d) {
+      if (note.open.indexOf(panelKey(d)) >= 0) { d.open = true; }
+    });
+    var forms = {};
+    tracker.querySelectorAll("form").forEach(function (form) { forms[form.getAttribute("action") || ""] = form; });
+    note.typed.forEach(function (was) {
+      var form = forms[was.form];
+      if (!form) { return; }
+      Array.prototype.forEach.call(form.elements, function (el) {
+        if (el.name !== was.name || el.type !== was.type) { return; }
+        if (el.type === "radio") { if (el.value === was.value) { el.checked = was.checked; } }
+        else if (el.type === "checkbox") { el.checked = was.checked; }
+        else { el.value = was.value; }
+      });
+    });
+    if (note.focus && forms[note.focus.form]) {
+      var again = Array.prototype.find.call(forms[note.focus.form].elements, function (el) {
+        return el.name === note.focus.name && (el.type !== "radio" || el.value === note.focus.value);
+      });
+      if (focusable(again)) { again.focus(); }
+    }
+  }
+
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    var config = evt.detail.requestConfig || {};
+    if (!target || target.id !== "combat-tracker" || config.elt !== target || config.verb !== "get") { return; }
+    var note = { xhr: evt.detail.xhr, open: [], typed: typedIn(target) };
+    target.querySelectorAll("details[open]").forEach(function (d) { note.open.push(panelKey(d)); });
+    var active = document.activeElement;
+    if (active && active.form && target.contains(active)) {
+      note.focus = { form: active.form.getAttribute("action") || "", name: active.name, value: active.value };
+    }
+    trackerNote = note;
+  });
+
+  document.body.addEventListener("htmx:afterSwap", function (evt) {
+    if (!trackerNote || trackerNote.xhr !== evt.detail.xhr) { return; }
+    var note = trackerNote;
+    trackerNote = null;
+    var tracker = document.getElementById("combat-tracker");
+    if (tracker) { putBack(tracker, note); }
+  });
+
   // A row may arrive twice (the POST's answer, then the poll): keep one; bound the live log.
   // Rows from this page's own POST do not move the cursor: only the poll's header does, so what
   // others committed just before is still fetched.

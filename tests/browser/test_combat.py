@@ -2,6 +2,7 @@
 and the player's tracker follows within 2 seconds (the poll's `combat-changed`)."""
 
 import pytest
+from playwright.sync_api import expect
 
 from characters.models import Character
 from sessions.models import Combatant, Encounter
@@ -123,3 +124,41 @@ def test_an_attack_and_its_defence_live_on_a_second_players_page(
     assert not attacker.locator('[data-combat="pending"]').count()
     width = defender.evaluate("document.querySelector('#combat-tracker').scrollWidth")
     assert width <= 390
+
+
+def test_what_a_player_types_in_the_tracker_survives_another_members_move(
+    new_page, campaign, storyteller, player
+):
+    """The tracker refreshes itself when anyone changes the fight: Aelis's player, halfway
+    through her attack, keeps her open panel, the damage she typed and her focus."""
+    from campaigns.policy import campaign_get_for_member
+    from sessions import combat
+
+    aelis = Character.objects.create(campaign=campaign, owner=player, name="Aelis", exaltation=3)
+    encounter = Encounter.objects.create(
+        campaign=campaign, name="Embuscade", status="running", round=1, turn=1
+    )
+    first = Combatant.objects.create(
+        encounter=encounter, character=aelis, name="Aelis", initiative=12, finesse_points=2
+    )
+    ombre = Combatant.objects.create(
+        encounter=encounter, name="Ombre", initiative=3, finesse=2, hidden=True
+    )
+    encounter.order = [{"combatant": first.pk, "pass": 1}, {"combatant": ombre.pk, "pass": 1}]
+    encounter.save()
+    joueuse = new_page()
+    log_in(joueuse, "aelis")
+    joueuse.goto(f"/campaigns/{campaign.pk}/table/")
+    joueuse.get_by_text("Attaquer avec Aelis").click()
+    damage = joueuse.get_by_label("Dégâts de base")
+    damage.fill("7")
+    assert "Ombre" not in joueuse.locator("#combat-tracker").inner_text()
+
+    conteur = campaign_get_for_member(user=storyteller, pk=campaign.pk)
+    combat.combatant_reveal(
+        campaign=conteur, by=storyteller, encounter_id=encounter.pk, combatant_id=ombre.pk
+    )
+    joueuse.locator("#combat-tracker", has_text="Ombre").wait_for(timeout=2000)
+    expect(joueuse.get_by_label("Dégâts de base")).to_have_value("7")
+    expect(joueuse.get_by_label("Dégâts de base")).to_be_focused()
+    assert joueuse.locator('details[data-combat="attack"]').get_attribute("open") is not None
