@@ -2,8 +2,10 @@
 
 Run from the repository root: `.venv/bin/python bench/table.py` (PostgreSQL on 127.0.0.1 as user
 postgres, or BENCH_DATABASE_URL). It recreates the database `altherion_bench_table`, seeds a
-campaign (a Conteur, four players and their characters), starts gunicorn on 127.0.0.1 and runs
-bounded closed-loop loads with keep-alive connections:
+campaign (a Conteur, four players and their characters), empties the shared cache (Redis,
+BENCH_REDIS_URL, as in production), starts gunicorn on 127.0.0.1 as production runs it (the
+Dockerfile's and docker-compose.yml's 3 sync workers; BENCH_WORKERS, BENCH_THREADS) and runs
+bounded closed-loop loads (bench/_load.py: client threads in a few forked processes):
 
 - floor: GET /bench/floor — the sheet bench's floor (bench/_sheet_urls.py): the cheapest
   login-protected Django view, behind the same middleware and session authentication;
@@ -13,9 +15,11 @@ bounded closed-loop loads with keep-alive connections:
   following its own cursor while a player keeps rolling, as the table page does.
 
 Prints req/s, p50 and p99 of each and their ratios to the floor, then whether the server keeps
-up with 50 pages polling every 1.5 s (capacity above the demand, p99 below the poll interval).
-Before the loads, one roll POST is also measured in-process: its SQL statements (every one
-Django runs, BEGIN, COMMIT and the token's included) and its CPU time.
+up with 50 pages polling every 1.5 s (capacity above the demand, p99 below the poll interval),
+and the capacity row: the most open pages held, each step with the CPU each poll cost the
+server and the clients. Before the loads, one roll POST and each kind of poll are measured
+in-process (bench/_poll_cost.py): their SQL statements (for the roll every one Django runs,
+BEGIN, COMMIT and the token's included) and their CPU time.
 """
 
 from __future__ import annotations
@@ -36,11 +40,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))  # the sheet bench's settings and floor view
+from _load import Load, tree_cpu_seconds  # noqa: E402
+from _poll_cost import poll_costs  # noqa: E402
 from _report import emit  # noqa: E402
 
 DB_NAME = "altherion_bench_table"
 ADMIN_URL = os.environ.get("BENCH_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{DB_NAME}")
+# The shared cache, as in production (sessions, rendered rows): emptied before each run, since
+# the recreated database reuses the ids its keys name.
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 SECRET_KEY = "bench-table-secret-key-0123456789-0123456789-0123456789"
 OPEN_PAGES = 50
 ROLLERS = 4
@@ -48,13 +57,16 @@ FLOOR_REQUESTS = 2000
 ROLL_REQUESTS = 300
 POLL_REQUESTS = 3000
 WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
-THREADS = 4  # per worker; each thread keeps one PostgreSQL connection (CONN_MAX_AGE)
+# Per worker: 1 is gunicorn's sync worker, as in production (one connection per request, no
+# keep-alive); above 1 its gthread worker, each thread with its own PostgreSQL connection. On
+# two cores the sync workers held more pages: threads of one process queue on its GIL.
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
 POLL_INTERVAL = 1.5  # seconds, as the table page polls
 LIVE_SECONDS = 15  # the realistic phase: 50 pages polling every 1.5 s while a player rolls
 # The capacity row: more and more open pages (each polling every 1.5 s) while one roll a second
 # lands, public or secret; the most pages held with the poll's p99 within the target.
 CAPACITY_STEPS = tuple(
-    int(n) for n in os.environ.get("BENCH_PAGES", "50,100,200,300,500").split(",")
+    int(n) for n in os.environ.get("BENCH_PAGES", "100,200,300,400,500,600,700,800").split(",")
 )
 CAPACITY_SECONDS = float(os.environ.get("BENCH_CAPACITY_SECONDS", "9"))
 CAPACITY_P99_MS = 250
@@ -65,6 +77,7 @@ def server_env() -> dict[str, str]:
     return {
         **os.environ,
         "DATABASE_URL": DATABASE_URL,
+        "REDIS_CACHE_URL": REDIS_URL,
         "SECRET_KEY": SECRET_KEY,
         "DEBUG": "0",
         "HTTPS": "0",
@@ -97,6 +110,9 @@ def seed() -> dict:
     import django
 
     django.setup()
+    from django.core.cache import cache
+
+    cache.clear()
     from django.contrib.auth import (
         BACKEND_SESSION_KEY,
         HASH_SESSION_KEY,
@@ -162,8 +178,6 @@ def start_server(port: int) -> subprocess.Popen:
             str(WORKERS),
             "--threads",
             str(THREADS),
-            "--worker-class",
-            "gthread",
             "--keep-alive",
             "30",
             "--log-level",
@@ -183,86 +197,6 @@ def start_server(port: int) -> subprocess.Popen:
             time.sleep(0.2)
     process.terminate()
     raise SystemExit("gunicorn did not start")
-
-
-class Load:
-    """`clients` threads, each with one keep-alive connection, share `total` requests."""
-
-    def __init__(
-        self,
-        port: int,
-        clients: int,
-        total: int,
-        make_request,
-        interval: float = 0.0,
-        until: float | None = None,
-    ):
-        self.port, self.clients, self.total = port, clients, total
-        self.make_request = make_request
-        self.interval, self.until = interval, until
-        self.latencies: list[float] = []
-        self.errors = 0
-        self.statuses: dict[int, int] = {}
-        self._left = total
-        self._lock = threading.Lock()
-
-    def _take(self) -> bool:
-        if self.until is not None and time.monotonic() > self.until:
-            return False
-        with self._lock:
-            if self._left <= 0:
-                return False
-            self._left -= 1
-            return True
-
-    def _client(self, index: int) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        state: dict = {}
-        while self._take():
-            method, path, body, headers = self.make_request(index, state)
-            start = time.perf_counter()
-            try:
-                conn.request(method, path, body=body, headers=headers)
-                response = conn.getresponse()
-                data = response.read()
-            except OSError:
-                conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                with self._lock:
-                    self.errors += 1
-                continue
-            elapsed = time.perf_counter() - start
-            if self.interval:
-                time.sleep(max(self.interval - elapsed, 0))
-            cursor = response.getheader("X-Table-Cursor")
-            if cursor:
-                state["after"] = int(cursor)
-            with self._lock:
-                self.latencies.append(elapsed)
-                self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
-                if response.status >= 400:
-                    self.errors += 1
-                    if self.errors <= 3:
-                        print(f"  {method} {path} → {response.status}: {data[:200]!r}")
-        conn.close()
-
-    def run(self) -> dict:
-        threads = [threading.Thread(target=self._client, args=(i,)) for i in range(self.clients)]
-        start = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        wall = time.perf_counter() - start
-        ordered = sorted(self.latencies)
-        return {
-            "requests": len(ordered),
-            "rps": len(ordered) / wall,
-            "p50": 1000 * statistics.median(ordered),
-            "p99": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
-            "errors": self.errors,
-            "statuses": self.statuses,
-        }
 
 
 def roll_cost(roll) -> dict:
@@ -299,7 +233,38 @@ def roll_cost(roll) -> dict:
     }
 
 
-def pages_held(port: int, data: dict, roll, newest_event) -> dict:
+def machine_busy_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat (zeros without)."""
+    try:
+        with open("/proc/stat") as file:
+            ticks = [int(x) for x in file.readline().split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+
+
+def cpu_shares(server: subprocess.Popen, run) -> tuple[dict, dict]:
+    """`run()`'s result, and the CPU it cost: the server's (gunicorn's processes), the clients'
+    (this bench and its forked clients) and the whole machine's busy share (PostgreSQL, Redis
+    and anything else running included)."""
+    before_server, before_all = tree_cpu_seconds(server.pid), tree_cpu_seconds(os.getpid())
+    busy_before, total_before = machine_busy_seconds()
+    result = run()
+    after_server, after_all = tree_cpu_seconds(server.pid), tree_cpu_seconds(os.getpid())
+    busy_after, total_after = machine_busy_seconds()
+    if None in (before_server, after_server, before_all, after_all):
+        return result, {}
+    server_cpu = after_server - before_server
+    return result, {
+        "server": server_cpu,
+        "clients": (after_all - before_all) - server_cpu,
+        "busy": (busy_after - busy_before) / max(total_after - total_before, 1e-9),
+    }
+
+
+def pages_held(port: int, server: subprocess.Popen, data: dict, roll, newest_event) -> dict:
     """The most open table pages one server holds: for each step, `pages` threads poll every
     POLL_INTERVAL (each from its own cursor) for CAPACITY_SECONDS while one roll a second lands
     (every other one secret); the step holds if the polls' p99 stays within CAPACITY_P99_MS."""
@@ -331,12 +296,21 @@ def pages_held(port: int, data: dict, roll, newest_event) -> dict:
         roller = threading.Thread(target=one_roll_a_second)
         roller.start()
         until = time.monotonic() + CAPACITY_SECONDS
-        step = Load(port, pages, 10**9, poll, interval=POLL_INTERVAL, until=until).run()
+        load = Load(port, pages, 10**9, poll, interval=POLL_INTERVAL, until=until, settled=True)
+        step, cpu = cpu_shares(server, load.run)
         stop.set()
         roller.join()
         ok = step["p99"] <= CAPACITY_P99_MS and not step["errors"]
         held["steps"].append((pages, step["p99"], ok))
         print(f"  {pages:4d} pages : p99 {step['p99']:.0f} ms, {step['rps']:.0f} req/s", end="")
+        if cpu:
+            per_poll = 1000 / max(step["requests"], 1)
+            print(
+                f", CPU par poll : serveur (jets compris) {cpu['server'] * per_poll:.1f} ms,"
+                f" clients {cpu['clients'] * per_poll:.1f} ms ; machine occupée"
+                f" {100 * cpu['busy']:.0f} %",
+                end="",
+            )
         print("" if ok else f" — au-delà de {CAPACITY_P99_MS} ms ou en erreur")
         if not ok:
             break
@@ -391,6 +365,7 @@ def main() -> int:
             return "GET", f"/campaigns/{campaign}/table/poll/?after={after}", None, headers
 
         cost = roll_cost(roll)
+        polls = poll_costs(data, roll, newest_event)
         results = {"floor": Load(port, OPEN_PAGES, FLOOR_REQUESTS, floor).run()}
         results["rolls"] = Load(port, ROLLERS * 2, ROLL_REQUESTS, roll).run()
         # While the 50 pages poll, one player keeps rolling (about 5 rolls a second).
@@ -418,7 +393,7 @@ def main() -> int:
         roller.join()
         del background
         print(f"capacité : pages ouvertes (poll toutes les {POLL_INTERVAL} s, 1 jet par seconde)")
-        held = pages_held(port, data, roll, newest_event)
+        held = pages_held(port, server, data, roll, newest_event)
     finally:
         server.terminate()
         server.wait(timeout=15)
@@ -471,6 +446,11 @@ def main() -> int:
             "queries": cost["statements"],
         }
     )
+    for kind, figures in polls.items():
+        print(
+            f"poll (en processus), {kind} : {figures['ms']:.2f} ms CPU, {figures['queries']} requêtes SQL"
+        )
+        emit({"name": f"poll du journal, {kind} (en processus)", **figures})
     emit(
         {
             "name": f"pages de table ouvertes tenues (p99 du poll ≤ {CAPACITY_P99_MS} ms)",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db import connection
+from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -37,28 +38,96 @@ def _player_visible_q(user, prefix: str = "") -> Q:
     return Q(visibility=Visibility.PUBLIC) | Q(visibility=Visibility.STORYTELLER, **{actor: user})
 
 
-def poll_membership(
-    *, user, campaign_id: int, after: int, character_id: int | None = None
-) -> Membership | None:
-    """The poll's one statement: the user's membership of the campaign (None for anyone else),
-    with `has_news` — whether the log holds an entry newer than `after` that this member may
-    see (the same rule as `visible_q`)."""
-    newer = TableEvent.objects.filter(campaign_id=OuterRef("campaign_id"), id__gt=after)
-    if character_id is not None:
-        newer = newer.filter(character_id=character_id)
-    membership = (
-        Membership.objects.select_related("campaign")
-        .filter(campaign_id=campaign_id, user=user)
-        .annotate(
-            any_news=Exists(newer),
-            player_news=Exists(newer.filter(_player_visible_q(user))),
-        )
-        .first()
+@dataclass(frozen=True)
+class RollFacts:
+    """What a row's cache key and the Conteur's controls read of its roll."""
+
+    outcome: str
+    zone: bool
+    character_id: int | None
+    consequences: list[str]
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A log entry newer than the poll's cursor, as its one statement reads it: enough to name
+    the row's cached rendering and the panels it refreshes, without loading the event."""
+
+    id: int
+    kind: str
+    character_version: int | None
+    roll: RollFacts | None
+
+
+@dataclass(frozen=True)
+class PollNews:
+    role: str
+    entries: list[NewEntry]  # oldest first, at most POLL_LIMIT
+
+    @property
+    def storyteller(self) -> bool:
+        return self.role == Role.STORYTELLER
+
+
+def _poll_sql(filtered: bool) -> str:
+    """The poll's statement: the user's membership, left-joined to the entries after the cursor
+    that this member may see — `visible_q`'s rule, written out: the Conteur sees everything, a
+    player the public entries and the secret ones they made — with each one's character version
+    and roll. No row at all: not a member; one row without an entry: nothing new."""
+    membership, event = Membership._meta.db_table, TableEvent._meta.db_table
+    character, roll = Character._meta.db_table, Roll._meta.db_table
+    return (
+        f"SELECT m.role, e.id, e.kind, ch.version, e.roll_id, r.outcome, r.zone,"
+        f" r.character_id, r.consequences"
+        f" FROM {membership} m"
+        f" LEFT JOIN {event} e ON e.campaign_id = m.campaign_id AND e.id > %s"
+        f" AND (m.role = %s OR e.visibility = %s OR (e.visibility = %s AND e.actor_id = m.user_id))"
+        f"{' AND e.character_id = %s' if filtered else ''}"
+        f" LEFT JOIN {character} ch ON ch.id = e.character_id"
+        f" LEFT JOIN {roll} r ON r.id = e.roll_id"
+        f" WHERE m.campaign_id = %s AND m.user_id = %s"
+        f" ORDER BY e.id LIMIT %s"
     )
-    if membership is not None:
-        storyteller = membership.role == Role.STORYTELLER
-        membership.has_news = membership.any_news if storyteller else membership.player_news
-    return membership
+
+
+_POLL_SQL = {filtered: _poll_sql(filtered) for filtered in (False, True)}
+_CONSEQUENCES = Roll._meta.get_field("consequences")
+
+
+def poll_news(
+    *, user, campaign_id: int, after: int, character_id: int | None = None
+) -> PollNews | None:
+    """The poll's one statement (raw SQL: the ORM takes longer to compile this query than the
+    database to run it, and a page asks every second or two): the member's role and the entries
+    newer than `after` they may see (of one character with `character_id`), or None for anyone
+    who is not a member of the campaign."""
+    params = [after, Role.STORYTELLER, Visibility.PUBLIC, Visibility.STORYTELLER]
+    if character_id is not None:
+        params.append(character_id)
+    params += [campaign_id, user.pk, POLL_LIMIT]
+    with connection.cursor() as cursor:
+        cursor.execute(_POLL_SQL[character_id is not None], params)
+        found = cursor.fetchall()
+    if not found:
+        return None
+    return PollNews(role=found[0][0], entries=[_entry(row) for row in found if row[1] is not None])
+
+
+def _entry(row) -> NewEntry:
+    _, pk, kind, version, roll_id, outcome, zone, roll_character, consequences = row
+    roll = None
+    if roll_id is not None:
+        consequences = _CONSEQUENCES.from_db_value(consequences, None, connection)
+        roll = RollFacts(outcome, bool(zone), roll_character, consequences or [])
+    return NewEntry(id=pk, kind=kind, character_version=version, roll=roll)
+
+
+def events_by_ids(ids) -> list[TableEvent]:
+    """These log entries with what their rows show, newest first (one query)."""
+    events = TableEvent.objects.filter(id__in=list(ids)).select_related(
+        "roll", "actor", "character"
+    )
+    return list(events.order_by("-id"))
 
 
 def events_for_user(

@@ -308,41 +308,47 @@ def _spent_morale(roll) -> bool:
 @table_login_required
 @require_GET
 def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """New log rows after the cursor `?after=<id>` (oldest first, at most POLL_LIMIT), or 204.
+    """New log rows after the cursor `?after=<id>` (newest first, the oldest POLL_LIMIT of them),
+    or 204. `X-Table-Cursor` carries the newest id sent; `morale-changed` and `combat-changed`
+    are triggered when the Moral or the fight moved.
 
-    A page open for hours asks every second or two and almost always nothing is new: one
-    statement answers "a member, and is there news?" (with the session in the cache and the
-    user, two queries in all). `X-Table-Cursor` carries the newest id sent, and
-    `morale-changed` is triggered when the Moral moved."""
+    A page open for hours asks every second or two, and every open page asks after each roll:
+    one statement answers "a member, and what is new?" (with the session in the cache and the
+    user, two queries in all), and the new rows come from the shared cache, rendered by the
+    first page of their kind to ask (sessions/row_cache.py)."""
     after = _int(request.GET.get("after")) or 0
-    character_id = _int(request.GET.get("filter"))
-    membership = selectors.poll_membership(
-        user=request.user, campaign_id=pk, after=after, character_id=character_id
+    news = selectors.poll_news(
+        user=request.user, campaign_id=pk, after=after, character_id=_int(request.GET.get("filter"))
     )
-    if membership is None:
+    if news is None:
         raise Http404("Campagne introuvable.")
-    campaign = membership.campaign
-    campaign.membership = membership
-    events = membership.has_news and selectors.events_for_user(
-        campaign=campaign,
-        user=request.user,
-        after=after,
-        character_id=character_id,
-        limit=selectors.POLL_LIMIT,
-    )
-    if not events:
+    if not news.entries:
         response = HttpResponse(status=204)
         response["X-Table-Cursor"] = str(after)
         return response
-    events = decorate(events, campaign)
-    group = list(selectors.player_characters(campaign)) if any(e.available for e in events) else []
-    response = HttpResponse(_rows(request, events, campaign, group))
-    response["X-Table-Cursor"] = str(events[0].pk)
-    if selectors.has_morale_event(events):
+    rows = row_cache.cached_rows(
+        request,
+        news.entries,
+        storyteller=news.storyteller,
+        group_of=lambda: list(selectors.player_characters(pk).only("pk", "name")),
+    )
+    if rows is None:
+        rows = _render_new_rows(request, pk, news)
+    response = HttpResponse(rows)
+    response["X-Table-Cursor"] = str(news.entries[-1].id)
+    if selectors.has_morale_event(news.entries):
         response = trigger_client_event(response, MORALE_CHANGED)
-    if combat_selectors.has_combat_event(events):
+    if combat_selectors.has_combat_event(news.entries):
         response = trigger_client_event(response, combat_selectors.COMBAT_CHANGED)
     return response
+
+
+def _render_new_rows(request, pk: int, news: selectors.PollNews) -> str:
+    """The poll's rows when one is not in the cache yet: loaded, rendered and kept."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    events = decorate(selectors.events_by_ids(e.id for e in news.entries), campaign)
+    group = list(selectors.player_characters(campaign)) if any(e.available for e in events) else []
+    return _rows(request, events, campaign, group)
 
 
 @table_login_required
