@@ -24,7 +24,7 @@ def turn_notify(encounter: Encounter, combatant: Combatant, number: int, by) -> 
     Notification.objects.filter(
         user_id=character.owner_id, key__startswith=prefix, read_at__isnull=True
     ).update(read_at=timezone.now())
-    text = _("À %(name)s d'agir (round %(round)d).") % {
+    text = _("À %(name)s d'agir (tour %(round)d).") % {
         "name": character.name if number == 1 else f"{character.name} ({number}ᵉ action)",
         "round": encounter.round,
     }

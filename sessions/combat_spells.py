@@ -539,15 +539,21 @@ def _summary(cast, caster, healing, incantation, rolls) -> str:
     ]
     spends += named
     if spends or cast["spell_points"]:
-        points = ngettext("%(n)d point de sort", "%(n)d points de sort", cast["total_points"]) % {
-            "n": cast["total_points"]
-        }
-        spent = ngettext(
-            "%(n)d point de Combativité dépensé",
-            "%(n)d points de Combativité dépensés",
-            incantation.combativeness_spent,
-        ) % {"n": incantation.combativeness_spent}
-        detail = "; ".join([*spends, points, spent])
+        if cast["total_points"]:
+            spends.append(
+                ngettext("%(n)d point de sort", "%(n)d points de sort", cast["total_points"])
+                % {"n": cast["total_points"]}
+            )
+        if incantation.combativeness_spent:
+            spends.append(
+                ngettext(
+                    "%(n)d point de Combativité dépensé",
+                    "%(n)d points de Combativité dépensés",
+                    incantation.combativeness_spent,
+                )
+                % {"n": incantation.combativeness_spent}
+            )
+        detail = "; ".join(spends)
         parts.append(_("Incantation : %(detail)s.") % {"detail": detail})
     if cast["actions_given_up"]:
         parts.append(

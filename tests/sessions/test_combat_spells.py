@@ -116,6 +116,17 @@ def test_a_healing_spell_is_rolled_with_its_computed_numbers_and_takes_the_turn(
     assert Roll.objects.count() == before + 1
 
 
+def test_the_log_line_says_what_the_incantation_spent_and_nothing_it_did_not(
+    campaign, player, fight, as_member
+):
+    """A spell of no points cast with one focus die says so, without « 0 point de sort »."""
+    mine = as_member(campaign, player)
+    result, _ = cast(mine, player, fight, kind="area", targets=1, focus=1)
+    line = TableEvent.objects.filter(payload__spell__key="s1").get().summary
+    assert "Incantation : concentration +1 dé; 1 point de Combativité dépensé." in line
+    assert "point de sort" not in line and "points de sort" not in line
+
+
 def test_the_combativeness_spent_is_what_the_caster_has_left_this_round(
     campaign, player, fight, brann, as_member
 ):

@@ -43,7 +43,7 @@ def unread(user):
 def test_the_player_is_told_when_their_turn_comes(fight, storyteller, player, other_player):
     conteur, encounter = fight
     next_turn(conteur, storyteller, encounter)  # Brigand → Brann
-    assert unread(other_player) == ["À Brann d'agir (round 1)."]
+    assert unread(other_player) == ["À Brann d'agir (tour 1)."]
     assert unread(player) == []
     notice = Notification.objects.get(user=other_player)
     assert notice.link == f"/campaigns/{conteur.pk}/table/#combat-tracker"
@@ -56,10 +56,10 @@ def test_only_the_newest_turn_notice_stays_unread(
     conteur, encounter = fight
     next_turn(conteur, storyteller, encounter)  # → Brann
     next_turn(as_member(conteur, other_player), other_player, encounter)  # Brann ends → Aelis
-    assert unread(player) == ["À Aelis d'agir (round 1)."]
+    assert unread(player) == ["À Aelis d'agir (tour 1)."]
     next_turn(as_member(conteur, player), player, encounter)  # Aelis ends: round 2, Brigand
     next_turn(conteur, storyteller, encounter)  # → Brann again
-    assert unread(other_player) == ["À Brann d'agir (round 2)."]  # the round 1 notice is read
+    assert unread(other_player) == ["À Brann d'agir (tour 2)."]  # the round 1 notice is read
     assert Notification.objects.filter(user=other_player).count() == 2
 
 
@@ -73,4 +73,4 @@ def test_a_player_ending_their_own_turn_is_not_told_of_the_next(
     before = Notification.objects.filter(user=other_player).count()
     next_turn(as_member(conteur, other_player), other_player, encounter)
     assert Notification.objects.filter(user=other_player).count() == before
-    assert unread(player) == ["À Aelis d'agir (round 1)."]
+    assert unread(player) == ["À Aelis d'agir (tour 1)."]
