@@ -7,39 +7,19 @@ in `tests/browser/test_a_whole_fight.py`:
   used to sit between « Forcer une régénération » and « Lancer un sort »)."""
 
 import pytest
-from django.urls import reverse
 
-from sessions import combat
 from sessions.models import Combatant, Encounter
+from tests.sessions.combat_fixtures import HTMX, running_fight, url
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
 def running(campaign, storyteller, as_member, aelis, brann):
     """Aelis (14) acts, then a visible Loup (10), then Brann (8)."""
     conteur = as_member(campaign, storyteller)
-    encounter = combat.encounter_open(campaign=conteur, by=storyteller, name="Embuscade")
-    combat.combatants_add(
-        campaign=conteur,
-        by=storyteller,
-        encounter_id=encounter.pk,
-        joining=combat.party_joining(conteur, [aelis.pk])
-        + combat.quick_joining("Loup", 3, 1, False)
-        + combat.party_joining(conteur, [brann.pk]),
-    )
-    for name, value in (("Aelis", 14), ("Loup", 10), ("Brann", 8)):
-        Combatant.objects.filter(name=name).update(initiative=value, finesse_points=2)
-    encounter.order = combat.round_order(list(encounter.combatants.order_by("pk")))
-    encounter.status, encounter.round, encounter.turn = "running", 1, 1
-    encounter.save()
-    return encounter
-
-
-def url(campaign, name, *args):
-    return reverse(f"sessions:{name}", args=[campaign.pk, *args])
+    return running_fight(conteur, storyteller, aelis, brann, each={"finesse_points": 2})
 
 
 def attack_on(campaign, encounter, client, target: str):

@@ -3,38 +3,20 @@
 import pytest
 
 from sessions import combat
-from sessions.models import Combatant, Encounter, StatBlock, TableEventKind
+from sessions.models import Encounter, StatBlock, TableEventKind
+from tests.sessions.combat_fixtures import HTMX, running_fight, url
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
 def running(campaign, storyteller, as_member, aelis, brann):
     """A running fight: Aelis (14), a hidden Ombre (12), Brann (8)."""
     conteur = as_member(campaign, storyteller)
-    encounter = combat.encounter_open(campaign=conteur, by=storyteller, name="Embuscade")
-    combat.combatants_add(
-        campaign=conteur,
-        by=storyteller,
-        encounter_id=encounter.pk,
-        joining=combat.party_joining(conteur, [aelis.pk])
-        + combat.quick_joining("Ombre", 3, 1, True)
-        + combat.party_joining(conteur, [brann.pk]),
+    return running_fight(
+        conteur, storyteller, aelis, brann, npc="Ombre", hidden=True, initiatives=(14, 12, 8)
     )
-    for name, value in (("Aelis", 14), ("Ombre", 12), ("Brann", 8)):
-        Combatant.objects.filter(name=name).update(initiative=value)
-    encounter.order = combat.round_order(list(encounter.combatants.order_by("pk")))
-    encounter.status, encounter.round, encounter.turn = "running", 1, 1
-    encounter.save()
-    return encounter
-
-
-def url(campaign, name, *args):
-    from django.urls import reverse
-
-    return reverse(f"sessions:{name}", args=[campaign.pk, *args])
 
 
 def test_the_bestiary_is_the_conteurs(campaign, storyteller_client, player_client, client_for):
