@@ -212,3 +212,13 @@ def campaign(storyteller, player, other_player):
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
     Membership.objects.create(campaign=campaign, user=other_player, role=Role.PLAYER)
     return campaign
+
+
+@pytest.fixture
+def empty_cache():
+    """The shared cache emptied before and after the test (the render caches' tests)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -3,7 +3,6 @@ after every kind of write the next GET shows it; `If-None-Match` → 304 while n
 changed; a repeated read costs one query besides the user; the ETag still works in If-Match."""
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from campaigns import services as campaign_services
@@ -13,14 +12,7 @@ from common.api_schema import tag_version
 from progression import awards, experience
 from tests.progression.helpers import GROUP
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ write, the next read shows it; a repeated read costs a few queries; `If-None-Mat
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -15,14 +14,7 @@ from progression import advances, awards, ellipses, experience, trainings
 from progression.models import Advance
 from tests.progression.helpers import GROUP
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
 
 def sheet(client, character, **headers):

@@ -7,6 +7,7 @@ import pytest
 from campaigns.models import Campaign
 from campaigns.policy import campaign_get_for_member
 from characters.models import Character, CharacterSkill
+from sessions import row_cache
 from sessions.models import MoralePool
 
 
@@ -50,3 +51,17 @@ def set_pool(campaign, **values) -> MoralePool:
 
 def key() -> str:
     return uuid.uuid4().hex
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """How many rows were rendered (not taken from the cache)."""
+    count = {"rows": 0}
+    render = row_cache.render_to_string
+
+    def counting(*args, **kwargs):
+        count["rows"] += 1
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(row_cache, "render_to_string", counting)
+    return count

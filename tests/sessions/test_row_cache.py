@@ -4,7 +4,6 @@ stale: the Conteur's controls and tokens, a consequence applied, a renamed chara
 import re
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from characters import services as character_services
@@ -13,28 +12,7 @@ from sessions.models import Roll, Visibility
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.test_views import HX, stored_roll, url
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def renders(monkeypatch):
-    """How many rows were rendered (not taken from the cache)."""
-    count = {"rows": 0}
-    render = row_cache.render_to_string
-
-    def counting(*args, **kwargs):
-        count["rows"] += 1
-        return render(*args, **kwargs)
-
-    monkeypatch.setattr(row_cache, "render_to_string", counting)
-    return count
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
 
 def log(client, campaign) -> str:
