@@ -6,3 +6,13 @@ class AltherionConfig(AppConfig):
 
     name = "altherion"
     verbose_name = "Altherion"
+
+    def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_delete, post_save
+
+        from altherion.auth_backends import forget_user
+
+        user_model = get_user_model()
+        post_save.connect(forget_user, sender=user_model, dispatch_uid="forget-cached-user")
+        post_delete.connect(forget_user, sender=user_model, dispatch_uid="forget-cached-user-del")

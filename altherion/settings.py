@@ -152,8 +152,8 @@ if REDIS_CACHE_URL:
             },
         }
     }
-# A signed-in request reads its session from the cache, not the database (the table's poll, every
-# second or two, costs two queries: the user, and "a member, and what is new").
+# A signed-in request reads its session, and its user (CachedUserBackend), from the cache, not the
+# database: the table's poll, every second or two, costs one query ("a member, and what is new").
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -162,10 +162,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes first: it refuses a login while its username+address pair is locked out.
+# django-axes first: it refuses a login while its username+address pair is locked out. Then
+# Django's model backend, its get_user served from the shared cache.
 AUTHENTICATION_BACKENDS = [
     "altherion.auth_backends.LoginAttemptsBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "altherion.auth_backends.CachedUserBackend",
 ]
 # Login brute force: after AXES_FAILURE_LIMIT failures for one username from one address, that
 # pair is locked out for AXES_COOLOFF_MINUTES; a successful login clears its failures.

@@ -145,7 +145,7 @@ def seed() -> dict:
     def session_for(user) -> str:
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = "altherion.auth_backends.CachedUserBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         return store.session_key
