@@ -4,7 +4,8 @@ settings — PostgreSQL, the shared cache in Redis, DEBUG off.
 
 Kinds: nothing new; a secret roll the player may not see; a new row already rendered by another
 page of the same kind (what nearly every open page gets after a roll); the first page of its
-kind to ask (it renders the row and keeps it); the Conteur's page for a new row.
+kind to ask (it renders the row and keeps it); the Conteur's page for a new row. And the table
+page itself, for the Conteur and for a player.
 """
 
 from __future__ import annotations
@@ -60,7 +61,25 @@ def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
                 statements.add(len(queries))
         return {"ms": 1000 * statistics.mean(cpu), "queries": max(statements)}
 
+    def table_page(page) -> dict:
+        """The table page itself (its last rows of the log, their rows from the shared cache
+        once a first page rendered them)."""
+        cpu, statements = [], set()
+        for index in range(-5, SAMPLES // 4):
+            start = time.process_time()
+            with CaptureQueriesContext(connection) as queries:
+                answer = page.get(f"/campaigns/{data['campaign']}/table/")
+            elapsed = time.process_time() - start
+            if answer.status_code != 200:
+                raise SystemExit(f"table page → {answer.status_code}")
+            if index >= 0:
+                cpu.append(elapsed)
+                statements.add(len(queries))
+        return {"ms": 1000 * statistics.mean(cpu), "queries": max(statements)}
+
     return {
+        "page de la table, Conteur": table_page(storyteller),
+        "page de la table, joueur": table_page(player),
         "rien de neuf": measure(player, None, False, 204),
         "un jet secret d'un autre": measure(player, "storyteller", False, 204),
         "une ligne neuve, déjà rendue par une autre page": measure(player, "public", True, 200),

@@ -6,8 +6,12 @@ bounded pool of Python threads (http.client, keep-alive): a minimal login-protec
 (the floor), the sheet page and the API detail — read-only, then mixed: one request in 20 is the
 Conteur's write of the sheet through the API, and a read started after a write answered that
 shows an older version counts as an error (a cache that is never invalidated cannot pass).
-Prints requests/s, p50 and p99 of each and the ratios to the floor. Settings: BENCH_SECONDS (8), BENCH_CONCURRENCY (8), BENCH_WORKERS (2),
-BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/altherion_bench).
+The shared cache is Redis, as in production (BENCH_REDIS_URL, emptied first), so the workers
+share what one of them rendered. Before the loads, the reads from the cache and on a miss, and a
+PATCH, are measured in-process (bench/_sheet_cost.py): CPU time and SQL statements.
+Prints requests/s, p50 and p99 of each and the ratios to the floor. Settings: BENCH_SECONDS (8),
+BENCH_CONCURRENCY (8), BENCH_WORKERS (2), BENCH_DATABASE_URL
+(postgres://postgres@127.0.0.1:5432/altherion_bench), BENCH_REDIS_URL (redis://127.0.0.1:6379/12).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ MAX_REQUESTS = 20_000  # per target: the load is bounded whatever the machine
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/altherion_bench"
 )
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 
 SEED = r"""
 import json
@@ -63,7 +68,7 @@ CharacterChange.objects.bulk_create(
 )
 session = SessionStore()
 session["_auth_user_id"] = str(player.pk)
-session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+session["_auth_user_backend"] = "altherion.auth_backends.CachedUserBackend"
 session["_auth_user_hash"] = player.get_session_auth_hash()
 session.create()
 print("BENCH-SEED " + json.dumps({
@@ -85,6 +90,7 @@ def environment() -> dict[str, str]:
     return {
         **os.environ,
         "DATABASE_URL": DATABASE_URL,
+        "REDIS_CACHE_URL": REDIS_URL,
         "SECRET_KEY": "bench-only-secret-key-0123456789-0123456789-0123456789",
         "DEBUG": "0",
         "HTTPS": "0",
@@ -97,7 +103,11 @@ def environment() -> dict[str, str]:
 
 
 def recreate_database() -> None:
+    """A new database, and an empty cache: the recreated database reuses the ids its keys name."""
     import psycopg
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
 
     url = urlparse(DATABASE_URL)
     name = url.path.lstrip("/")
@@ -253,6 +263,13 @@ def main() -> int:
     manage("migrate", "--noinput", env=env)
     seed_out = manage("shell", "-c", SEED, env=env)
     seed = json.loads(seed_out.split("BENCH-SEED ", 1)[1].splitlines()[0])
+    cost_out = manage("shell", "-c", f"import _sheet_cost; _sheet_cost.main({seed!r})", env=env)
+    costs = json.loads(cost_out.split("BENCH-COST ", 1)[1].splitlines()[0])
+    for kind, figures in costs.items():
+        print(
+            f"{kind} (en processus) : {figures['ms']:.2f} ms CPU, {figures['queries']} requêtes SQL"
+        )
+        emit({"name": f"{kind} (en processus)", **figures})
     port = free_port()
     gunicorn = subprocess.Popen(
         [

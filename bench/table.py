@@ -447,10 +447,11 @@ def main() -> int:
         }
     )
     for kind, figures in polls.items():
+        name = kind if kind.startswith("page de la table") else f"poll du journal, {kind}"
         print(
-            f"poll (en processus), {kind} : {figures['ms']:.2f} ms CPU, {figures['queries']} requêtes SQL"
+            f"{name} (en processus) : {figures['ms']:.2f} ms CPU, {figures['queries']} requêtes SQL"
         )
-        emit({"name": f"poll du journal, {kind} (en processus)", **figures})
+        emit({"name": f"{name} (en processus)", **figures})
     emit(
         {
             "name": f"pages de table ouvertes tenues (p99 du poll ≤ {CAPACITY_P99_MS} ms)",

@@ -151,9 +151,11 @@ def _editor(request: Request, pk: int):
 
 
 def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | None = None):
-    """The sheet as this viewer sees it, read now (a write's answer: never from the cache)."""
-    character = _viewer(request, pk)
-    data = s.CharacterOut(character).data
+    """The sheet as this viewer sees it, read now (a write's answer: never from the cache, but
+    kept there for the next reads once the write commits)."""
+    character = selectors.character_get_for_sheet(user=request.user, pk=pk)
+    data = s.character_out(character)
+    api_cache.store_on_commit(character, data)
     body = {**(extra or {}), "character": data} if extra else data
     response = Response(body, status=status_code)
     response["ETag"] = api_cache.character_tag(character)
@@ -294,26 +296,24 @@ def character_detail(request: Request, pk: int) -> Response:
         return api_cache.cached_detail(
             request, pk, lambda: s.character_out(load(user=request.user, pk=pk))
         )
-    character = _editor(request, pk)
     if request.method == "DELETE":
-        services.character_delete(character=character)
+        services.character_delete(character=_editor(request, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
+    rights = selectors.sheet_rights_for_editor(user=request.user, pk=pk)
     data = _validated(s.CharacterPatchIn, request)
     changes = {k: v for k, v in data.items() if k != "version"}
     if not changes:
         raise exceptions.ValidationError({"non_field_errors": ["Aucun champ à modifier."]})
-    if "private_notes" in changes and not character.can_see_private:
-        raise PermissionDenied("Les notes privées sont au joueur et au Conteur.")
     return _write(
         request,
         pk,
         data,
         lambda version: services.character_update(
-            character=character,
+            character=pk,
             changes=changes,
             version=version,
             by=request.user,
-            storyteller=character.viewer_is_storyteller,
+            storyteller=rights["storyteller"],
         ),
     )
 

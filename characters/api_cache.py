@@ -6,8 +6,9 @@ under all of them, so any write is a new key and no read is ever stale. The `ETa
 representation, `"<version>.<fingerprint>"`: a client that sends it back in `If-None-Match` gets a
 304 while nothing it shows has changed, and in `If-Match` it still says the version it read.
 
-Only reads fill the cache: a write's answer is built inside its transaction, which may still
-roll back.
+A write's answer, read in its transaction after the write, fills the cache once the transaction
+has committed (`store_on_commit`), for the editors and for the readers: the reads that follow a
+write find the new version already serialized.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import hashlib
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.utils.translation import get_language
 from rest_framework import status
 from rest_framework.response import Response
@@ -26,8 +28,10 @@ from characters.selectors import sheet_probe
 TIMEOUT = 24 * 3600
 
 
-def rights(*, storyteller: bool, can_edit: bool) -> str:
-    return "storyteller" if storyteller else "editor" if can_edit else "reader"
+def rights(*, can_edit: bool) -> str:
+    """What of the viewer's rights the JSON shows: the private notes, to the player and the
+    Conteur alike (one body for both, so a write's answer serves every editor's next read)."""
+    return "private" if can_edit else "public"
 
 
 def representation_tag(*, version: int, revision: int, owner_id: int, rights: str) -> str:
@@ -41,7 +45,7 @@ def probe_tag(probe: dict) -> str:
         version=probe["version"],
         revision=probe["campaign__revision"],
         owner_id=probe["owner_id"],
-        rights=rights(storyteller=probe["storyteller"], can_edit=probe["can_edit"]),
+        rights=rights(can_edit=probe["can_edit"]),
     )
 
 
@@ -51,7 +55,7 @@ def character_tag(character) -> str:
         version=character.version,
         revision=character.campaign.revision,
         owner_id=character.owner_id,
-        rights=rights(storyteller=character.viewer_is_storyteller, can_edit=character.can_edit),
+        rights=rights(can_edit=character.can_edit),
     )
 
 
@@ -62,11 +66,15 @@ def not_modified(request, tag: str) -> bool:
     return tag in sent or "*" in sent
 
 
+def _key(pk: int, tag: str) -> str:
+    return f"api-sheet:{pk}:{tag.strip(chr(34))}"
+
+
 def detail_body(pk: int, tag: str, serialize) -> dict:
     """The sheet's serialized body for this representation, from the cache or `serialize()`."""
     if settings.DEBUG:
         return serialize()
-    key = f"api-sheet:{pk}:{tag.strip(chr(34))}"
+    key = _key(pk, tag)
     body = cache.get(key)
     if body is None:
         body = serialize()
@@ -85,3 +93,23 @@ def cached_detail(request, pk: int, serialize) -> Response:
         response = Response(detail_body(pk, tag, serialize))
     response["ETag"] = tag
     return response
+
+
+def store_on_commit(character, body: dict) -> None:
+    """Keep a write's answer (`body`, for a viewer who may edit `character`) for every viewer
+    once the transaction commits: as it is for the editors, without the private notes for the
+    other members. Nothing is kept if the transaction rolls back."""
+    if settings.DEBUG or not character.can_edit:
+        return
+    tags = {
+        can_edit: representation_tag(
+            version=character.version,
+            revision=character.campaign.revision,
+            owner_id=character.owner_id,
+            rights=rights(can_edit=can_edit),
+        )
+        for can_edit in (True, False)
+    }
+    public = {k: v for k, v in body.items() if k != "private_notes"}
+    bodies = {_key(character.pk, tags[True]): body, _key(character.pk, tags[False]): public}
+    transaction.on_commit(lambda: cache.set_many(bodies, TIMEOUT), robust=True)

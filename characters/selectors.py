@@ -139,11 +139,14 @@ def _languages_and_entries(character: Character):
     return found, entries
 
 
+EDITORS_ONLY = "Seuls le joueur du personnage et le Conteur peuvent le modifier."
+
+
 def character_get_for_editor(*, user, pk: int, queryset: QuerySet | None = None) -> Character:
     """As `character_get_for_viewer`, and 403 for a member who may only read the sheet."""
     character = character_get_for_viewer(user=user, pk=pk, queryset=queryset)
     if not character.can_edit:
-        raise PermissionDenied("Seuls le joueur du personnage et le Conteur peuvent le modifier.")
+        raise PermissionDenied(EDITORS_ONLY)
     return character
 
 
@@ -223,4 +226,13 @@ def sheet_probe(*, user, pk: int) -> dict:
         raise Http404("Personnage introuvable.")
     row["storyteller"] = row.pop("campaign__memberships__role") == Role.STORYTELLER
     row["can_edit"] = row["storyteller"] or row["owner_id"] == user.pk
+    return row
+
+
+def sheet_rights_for_editor(*, user, pk: int) -> dict:
+    """`sheet_probe`'s row for a write that locks the sheet itself: 404 for a non-member, 403
+    for a member who may only read the sheet (one query)."""
+    row = sheet_probe(user=user, pk=pk)
+    if not row["can_edit"]:
+        raise PermissionDenied(EDITORS_ONLY)
     return row

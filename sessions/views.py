@@ -313,9 +313,9 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     are triggered when the Moral or the fight moved.
 
     A page open for hours asks every second or two, and every open page asks after each roll:
-    one statement answers "a member, and what is new?" (with the session in the cache and the
-    user, two queries in all), and the new rows come from the shared cache, rendered by the
-    first page of their kind to ask (sessions/row_cache.py)."""
+    one statement answers "a member, and what is new?" (the session and the user come from the
+    cache: one query in all), and the new rows come from the shared cache, rendered by the first
+    page of their kind to ask (sessions/row_cache.py)."""
     after = _int(request.GET.get("after")) or 0
     news = selectors.poll_news(
         user=request.user, campaign_id=pk, after=after, character_id=_int(request.GET.get("filter"))

@@ -3,11 +3,15 @@ after every kind of write the next GET shows it; `If-None-Match` → 304 while n
 changed; a repeated read costs one query besides the user; the ETag still works in If-Match."""
 
 import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from campaigns import services as campaign_services
 from campaigns.models import Arc, Membership, Role
-from characters import services
+from characters import api_cache, services
+from characters.selectors import character_get_for_sheet
+from characters.serializers import character_out
 from common.api_schema import tag_version
 from progression import awards, experience
 from tests.progression.helpers import GROUP
@@ -123,3 +127,61 @@ def test_a_removed_member_gets_404_not_the_cached_sheet(api, player, character):
     )
     assert detail(api, character).status_code == 404
     assert Membership.objects.filter(user=player, role=Role.PLAYER).count() == 0
+
+
+def test_a_write_answer_serves_every_members_next_read(
+    api, player, other_player, character, django_capture_on_commit_callbacks
+):
+    character.private_notes = "Un secret"
+    character.save()
+    api.force_authenticate(player)
+    etag = detail(api, character)["ETag"]
+    with django_capture_on_commit_callbacks(execute=True):
+        saved = api.patch(
+            f"/api/characters/{character.pk}/", {"karma": 4}, format="json", HTTP_IF_MATCH=etag
+        )
+    assert saved.status_code == 200
+    reader = APIClient()
+    reader.force_authenticate(other_player)
+    for client, private in ((api, True), (reader, False)):
+        with CaptureQueriesContext(connection) as queries:
+            shown = detail(client, character)
+        assert len(queries) == 1  # the probe: the body was kept when the write committed
+        assert shown.json()["karma"] == 4 and shown.json()["version"] == saved.json()["version"]
+        assert ("private_notes" in shown.json()) is private
+    assert detail(api, character).json() == saved.json()
+
+
+def test_a_write_that_rolls_back_keeps_nothing(
+    api, player, character, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    api.force_authenticate(player)
+    with (
+        django_capture_on_commit_callbacks(execute=True) as kept,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        character.karma = 6
+        character.version = 2
+        character.save()
+        loaded = character_get_for_sheet(user=player, pk=character.pk)
+        api_cache.store_on_commit(loaded, character_out(loaded))
+        raise RuntimeError("the write failed after its answer was built")
+    assert kept == []
+    with django_assert_max_num_queries(4) as read:  # a miss: the probe and the sheet's reads
+        shown = detail(api, character).json()
+    assert len(read.captured_queries) == 4
+    assert shown["version"] == 1 and shown["karma"] != 6
+
+
+def test_a_field_edit_through_the_api_costs_a_fixed_number_of_statements(
+    api, player, character, django_assert_max_num_queries
+):
+    api.force_authenticate(player)
+    # The probe, BEGIN, the service's savepoint, the locked row, UPDATE, the history row,
+    # RELEASE, the sheet's three reads and COMMIT: no second access check, no wide prefetch.
+    with django_assert_max_num_queries(11):
+        saved = api.patch(
+            f"/api/characters/{character.pk}/", {"karma": 2, "version": 1}, format="json"
+        )
+    assert saved.status_code == 200 and saved.json()["version"] == 2
