@@ -10,9 +10,12 @@ class AltherionConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
+        from rest_framework.authtoken.models import Token
 
-        from altherion.auth_backends import forget_user
+        from altherion.auth_backends import forget_token, forget_user
 
         user_model = get_user_model()
         post_save.connect(forget_user, sender=user_model, dispatch_uid="forget-cached-user")
         post_delete.connect(forget_user, sender=user_model, dispatch_uid="forget-cached-user-del")
+        post_save.connect(forget_token, sender=Token, dispatch_uid="forget-cached-token")
+        post_delete.connect(forget_token, sender=Token, dispatch_uid="forget-cached-token-del")

@@ -1,5 +1,8 @@
 """Signing in: django-axes' lockout check for logins that come with a request, the French page a
-locked-out login gets, and the signed-in user read from the shared cache."""
+locked-out login gets, and the signed-in user (by session or API token) read from the shared
+cache."""
+
+import hashlib
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
@@ -9,6 +12,8 @@ from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
 
 
 class LoginAttemptsBackend(AxesStandaloneBackend):
@@ -53,6 +58,38 @@ class CachedUserBackend(ModelBackend):
                 return None
             cache.set(key, user, USER_CACHE_SECONDS)
         return user if self.user_can_authenticate(user) else None
+
+
+def token_cache_key(key: str) -> str:
+    """The cache names a token by its digest: the cache never holds a usable secret."""
+    return "auth-token:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+class CachedTokenAuthentication(TokenAuthentication):
+    """DRF's token authentication, the token's user id kept in the shared cache and the user
+    read as `CachedUserBackend` reads it: an API request after the first loads neither row.
+
+    A deleted token (revoked, regenerated, its account deleted) is dropped from the cache at
+    once (`forget_token`); an inactive user is refused by DRF's own check, with its message."""
+
+    def authenticate_credentials(self, key):
+        user_id = cache.get(token_cache_key(key))
+        if user_id is not None:
+            user = CachedUserBackend().get_user(user_id)
+            if user is not None:
+                return user, Token(key=key, user=user)
+        user, token = super().authenticate_credentials(key)
+        cache.set(token_cache_key(key), user.pk, USER_CACHE_SECONDS)
+        # The user cached as a session's is (not this instance: it holds its token).
+        return CachedUserBackend().get_user(user.pk) or user, token
+
+
+def forget_token(sender, instance, **kwargs) -> None:
+    """Drops a token from the cache when it is saved or deleted (connected in AltherionConfig):
+    at once and again at commit, as `forget_user`."""
+    key = token_cache_key(instance.key)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key), robust=True)
 
 
 def forget_user(sender, instance, **kwargs) -> None:

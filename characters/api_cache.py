@@ -14,12 +14,15 @@ write find the new version already serialized.
 from __future__ import annotations
 
 import hashlib
+import json
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import get_language
 from rest_framework import status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from characters.page_cache import RELEASE
@@ -70,27 +73,35 @@ def _key(pk: int, tag: str) -> str:
     return f"api-sheet:{pk}:{tag.strip(chr(34))}"
 
 
-def detail_body(pk: int, tag: str, serialize) -> dict:
-    """The sheet's serialized body for this representation, from the cache or `serialize()`."""
+def _json(body: dict) -> bytes:
+    return JSONRenderer().render(body)
+
+
+def detail_body(pk: int, tag: str, serialize) -> bytes:
+    """The sheet's body for this representation as JSON, from the cache or `serialize()`'s: kept
+    rendered, so that a read from the cache neither unpickles nor encodes a dict."""
     if settings.DEBUG:
-        return serialize()
+        return _json(serialize())
     key = _key(pk, tag)
     body = cache.get(key)
     if body is None:
-        body = serialize()
+        body = _json(serialize())
         cache.set(key, body, TIMEOUT)
     return body
 
 
-def cached_detail(request, pk: int, serialize) -> Response:
+def cached_detail(request, pk: int, serialize) -> HttpResponseBase:
     """GET: 304 when the client holds this representation, else its body from the cache (one
-    query: the probe) or `serialize()`'s."""
+    query: the probe) or `serialize()`'s — as it is kept for a JSON client, decoded for the
+    browsable API."""
     probe = sheet_probe(user=request.user, pk=pk)
     tag = probe_tag(probe)
     if not_modified(request, tag):
         response = Response(status=status.HTTP_304_NOT_MODIFIED)
+    elif isinstance(getattr(request, "accepted_renderer", None), JSONRenderer):
+        response = HttpResponse(detail_body(pk, tag, serialize), content_type="application/json")
     else:
-        response = Response(detail_body(pk, tag, serialize))
+        response = Response(json.loads(detail_body(pk, tag, serialize)))
     response["ETag"] = tag
     return response
 
@@ -111,5 +122,8 @@ def store_on_commit(character, body: dict) -> None:
         for can_edit in (True, False)
     }
     public = {k: v for k, v in body.items() if k != "private_notes"}
-    bodies = {_key(character.pk, tags[True]): body, _key(character.pk, tags[False]): public}
+    bodies = {
+        _key(character.pk, tags[True]): _json(body),
+        _key(character.pk, tags[False]): _json(public),
+    }
     transaction.on_commit(lambda: cache.set_many(bodies, TIMEOUT), robust=True)

@@ -218,11 +218,12 @@ class MoralePanel:
         return range(self.room)
 
 
-def morale_panel(*, campaign: Campaign, user) -> MoralePanel:
+def morale_panel(*, campaign: Campaign, user, group: list[Character] | None = None) -> MoralePanel:
     """The group's Moral with each character's personal points, states and open injuries, from
-    rules.morale, and the Fortune spends waiting for the Conteur (four queries)."""
+    rules.morale, and the Fortune spends waiting for the Conteur (four queries, three with the
+    `group` a page already read: `player_characters(campaign)`)."""
     pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
-    characters = list(player_characters(campaign))
+    characters = list(player_characters(campaign)) if group is None else group
     morale = morale_of(pool, characters)
     keys = member_keys(characters)
     wounds: dict[int, list] = {}

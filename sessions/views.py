@@ -180,7 +180,7 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
         "before": before,
         "older": events[-1].pk if len(events) == selectors.LOG_PAGE else None,
         "character_filter": character_filter,
-        "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+        "panel": selectors.morale_panel(campaign=campaign, user=request.user, group=group),
         "own_event": _newest_own_roll(events, request.user) if before is None else None,
         **_odds_context(odds_form, characters),
         **combat_selectors.tracker_context(campaign, request.user),

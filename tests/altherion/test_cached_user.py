@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
@@ -80,3 +81,39 @@ def test_a_renamed_account_shows_its_new_name_at_once(aelis):
     aelis.username = "aelis-la-brune"
     aelis.save()
     assert home(browser).context["user"].username == "aelis-la-brune"
+
+
+def api_get(key: str):
+    return Client().get(
+        "/api/campaigns/", HTTP_AUTHORIZATION=f"Token {key}", HTTP_ACCEPT="application/json"
+    )
+
+
+def test_an_api_request_after_the_first_loads_neither_token_nor_user(
+    aelis, django_assert_max_num_queries
+):
+    key = Token.objects.create(user=aelis).key
+    with django_assert_max_num_queries(50) as first:
+        assert api_get(key).status_code == 200
+    with django_assert_max_num_queries(50) as second:
+        assert api_get(key).status_code == 200
+    tokens = [q["sql"] for q in first.captured_queries if 'FROM "authtoken_token"' in q["sql"]]
+    assert len(tokens) == 1
+    assert not [q for q in second.captured_queries if 'FROM "authtoken_token"' in q["sql"]]
+    assert user_rows(second) == []
+
+
+def test_a_revoked_token_is_refused_at_once(aelis):
+    key = Token.objects.create(user=aelis).key
+    assert api_get(key).status_code == 200
+    Token.objects.filter(user=aelis).delete()  # as the profile page's « Révoquer »
+    assert api_get(key).status_code == 401
+
+
+def test_a_closed_accounts_token_is_refused_at_once(aelis):
+    key = Token.objects.create(user=aelis).key
+    assert api_get(key).status_code == 200
+    aelis.is_active = False
+    aelis.save()
+    refused = api_get(key)
+    assert refused.status_code == 401
