@@ -14,6 +14,8 @@ import json
 import statistics
 import time
 
+from _cost import request_cost
+
 SAMPLES = 100
 
 
@@ -64,18 +66,8 @@ def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
     def table_page(page) -> dict:
         """The table page itself (its last rows of the log, their rows from the shared cache
         once a first page rendered them)."""
-        cpu, statements = [], set()
-        for index in range(-5, SAMPLES // 4):
-            start = time.process_time()
-            with CaptureQueriesContext(connection) as queries:
-                answer = page.get(f"/campaigns/{data['campaign']}/table/")
-            elapsed = time.process_time() - start
-            if answer.status_code != 200:
-                raise SystemExit(f"table page → {answer.status_code}")
-            if index >= 0:
-                cpu.append(elapsed)
-                statements.add(len(queries))
-        return {"ms": 1000 * statistics.mean(cpu), "queries": max(statements)}
+        path = f"/campaigns/{data['campaign']}/table/"
+        return request_cost(lambda: page.get(path), samples=SAMPLES // 4)
 
     return {
         "page de la table, Conteur": table_page(storyteller),

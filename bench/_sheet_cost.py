@@ -10,18 +10,16 @@ that nothing has refreshed the cache: what the first reader after another client
 from __future__ import annotations
 
 import json
-import statistics
-import time
+
+from _cost import request_cost
 
 SAMPLES = 40
 
 
 def sheet_costs(seed: dict) -> dict[str, dict]:
     """kind → {"ms": mean CPU ms, "queries": most statements seen}."""
-    from django.db import connection
     from django.db.models import F
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from characters.models import Character
 
@@ -41,20 +39,7 @@ def sheet_costs(seed: dict) -> dict[str, dict]:
         return page.patch(detail, body, content_type="application/json", **writer)
 
     def measure(request, before=None) -> dict:
-        cpu, statements = [], set()
-        for index in range(-5, SAMPLES):
-            if before:
-                before()
-            start = time.process_time()
-            with CaptureQueriesContext(connection) as queries:
-                answer = request()
-            elapsed = time.process_time() - start
-            if answer.status_code != 200:
-                raise SystemExit(f"{answer.status_code}: {answer.content[:200]!r}")
-            if index >= 0:
-                cpu.append(elapsed)
-                statements.add(len(queries))
-        return {"ms": 1000 * statistics.mean(cpu), "queries": max(statements)}
+        return request_cost(request, samples=SAMPLES, before=before)
 
     return {
         "page de la fiche, en cache": measure(lambda: page.get(sheet)),
