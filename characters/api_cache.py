@@ -17,7 +17,6 @@ import hashlib
 import json
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import get_language
@@ -27,6 +26,7 @@ from rest_framework.response import Response
 
 from characters.page_cache import RELEASE
 from characters.selectors import sheet_probe
+from common import content_cache
 
 TIMEOUT = 24 * 3600
 
@@ -83,10 +83,10 @@ def detail_body(pk: int, tag: str, serialize) -> bytes:
     if settings.DEBUG:
         return _json(serialize())
     key = _key(pk, tag)
-    body = cache.get(key)
+    body = content_cache.get(key)
     if body is None:
         body = _json(serialize())
-        cache.set(key, body, TIMEOUT)
+        content_cache.set(key, body, TIMEOUT)
     return body
 
 
@@ -126,4 +126,4 @@ def store_on_commit(character, body: dict) -> None:
         _key(character.pk, tags[True]): _json(body),
         _key(character.pk, tags[False]): _json(public),
     }
-    transaction.on_commit(lambda: cache.set_many(bodies, TIMEOUT), robust=True)
+    transaction.on_commit(lambda: content_cache.set_many(bodies, TIMEOUT), robust=True)

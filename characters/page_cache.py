@@ -15,9 +15,10 @@ import hashlib
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
+
+from common import content_cache
 
 CSRF_PLACEHOLDER = "__sheet_csrf_token__"
 TIMEOUT = 24 * 3600
@@ -66,10 +67,10 @@ def sheet_body(key: str, render) -> str:
     The debug server renders every time (templates change under it)."""
     if settings.DEBUG:
         return render()
-    body = cache.get(key)
+    body = content_cache.get(key)
     if body is None:
         body = render()
-        cache.set(key, body, TIMEOUT)
+        content_cache.set(key, body, TIMEOUT)
     return body
 
 

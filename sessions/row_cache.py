@@ -16,13 +16,13 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
-from django.core.cache import cache
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from characters.page_cache import CSRF_PLACEHOLDER, RELEASE
+from common import content_cache
 from sessions.consequences import consequences_available
 from sessions.models import TableEventKind
 
@@ -97,7 +97,7 @@ def cached_rows(request, entries: list, *, storyteller: bool, group_of) -> SafeS
         )
         for entry, available in zip(newest_first, controls, strict=True)
     ]
-    found = cache.get_many(keys)
+    found = content_cache.get_many(keys)
     if len(found) < len(keys):
         return None
     return _with_token(request, "".join(found[key] for key in keys), storyteller)
@@ -113,7 +113,7 @@ def rows_html(request, events: list, *, campaign, storyteller: bool, group: list
     """The rows of `events` (already decorated with `.available`), in order, each from the cache
     or rendered once and kept."""
     keys = [event_key(e, storyteller=storyteller, group=group) for e in events]
-    found = {} if settings.DEBUG else cache.get_many(keys)
+    found = {} if settings.DEBUG else content_cache.get_many(keys)
     missing = {}
     for key, event in zip(keys, events, strict=True):
         if key not in found:
@@ -126,7 +126,7 @@ def rows_html(request, events: list, *, campaign, storyteller: bool, group: list
             }
             missing[key] = render_to_string(ROW_TEMPLATE, context, request=request)
     if missing and not settings.DEBUG:
-        cache.set_many(missing, TIMEOUT)
+        content_cache.set_many(missing, TIMEOUT)
     return _with_token(
         request, "".join(found.get(key) or missing[key] for key in keys), storyteller
     )

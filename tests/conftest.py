@@ -54,10 +54,14 @@ def service_missing(reason: str) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_throttle_counts():
-    """The API's throttles count requests in the cache: each test starts with none counted."""
+    """The API's throttles count requests in the cache: each test starts with none counted, and
+    with no rendered entry kept from another test (whose database reused the ids keys name)."""
     from django.core.cache import cache
 
+    from common import content_cache
+
     cache.clear()
+    content_cache.clear_local()
 
 
 # --- personas -------------------------------------------------------------------------------
@@ -219,6 +223,10 @@ def empty_cache():
     """The shared cache emptied before and after the test (the render caches' tests)."""
     from django.core.cache import cache
 
+    from common import content_cache
+
     cache.clear()
+    content_cache.clear_local()
     yield
     cache.clear()
+    content_cache.clear_local()
