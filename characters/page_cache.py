@@ -5,8 +5,9 @@ any of those is a new key, never a stale page. The CSRF token is put in after th
 is rendered with a placeholder); the page around it (navigation) is cached too, per viewer, and
 drawn per request only when it has messages to show.
 
-The cache is Django's default: Redis shared by every process when REDIS_CACHE_URL is set, local
-memory in the embedded default.
+The cache is Django's default — Redis shared by every process when REDIS_CACHE_URL is set, local
+memory in the embedded default — with each process's copy of its recent entries in front of it
+(common/content_cache.py).
 """
 
 from __future__ import annotations
