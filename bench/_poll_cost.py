@@ -11,8 +11,6 @@ page itself, for the Conteur and for a player.
 from __future__ import annotations
 
 import json
-import statistics
-import time
 
 from _cost import request_cost
 
@@ -21,9 +19,7 @@ SAMPLES = 100
 
 def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
     """kind → {"ms": mean CPU ms, "queries": most statements seen}."""
-    from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     storyteller, player = _page(data["sessions"][0], Client), _page(data["sessions"][2], Client)
     # Another page of the same viewer (their other session) asks first.
@@ -45,23 +41,19 @@ def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
             raise SystemExit(f"POST rolls/ → {answer.status_code}: {answer.content[:200]!r}")
 
     def measure(page, visibility: str | None, warmed: bool, status: int) -> dict:
-        cpu, statements = [], set()
-        for index in range(-5, SAMPLES):
-            after = newest_event()
+        cursor = {}
+
+        def before() -> None:
+            cursor["after"] = newest_event()
             if visibility:
                 land(visibility)
                 if warmed:
-                    first[id(page)].get(path, {"after": after}, HTTP_HX_REQUEST="true")
-            start = time.process_time()
-            with CaptureQueriesContext(connection) as queries:
-                answer = page.get(path, {"after": after}, HTTP_HX_REQUEST="true")
-            elapsed = time.process_time() - start
-            if answer.status_code != status:
-                raise SystemExit(f"poll → {answer.status_code}, {status} attendu")
-            if index >= 0:
-                cpu.append(elapsed)
-                statements.add(len(queries))
-        return {"ms": 1000 * statistics.mean(cpu), "queries": max(statements)}
+                    first[id(page)].get(path, cursor, HTTP_HX_REQUEST="true")
+
+        def poll():
+            return page.get(path, cursor, HTTP_HX_REQUEST="true")
+
+        return request_cost(poll, samples=SAMPLES, before=before, status=status)
 
     def table_page(page) -> dict:
         """The table page itself (its last rows of the log, their rows from the shared cache
