@@ -300,10 +300,61 @@
     }
   }
 
+  // A click on the tracker is never lost to a redraw. An action posted from it aborts a refresh
+  // in flight, and a refresh asked for while an action is in flight waits for the action's
+  // answer, then runs (the fight may have moved meanwhile). A refresh that brings the fight as
+  // the page already shows it (this page's own action, seen again by the poll) is not swapped in.
+  var action = null;
+  var refreshWanted = false;
+
+  function isTracker(el) { return el && el.id === "combat-tracker"; }
+
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    var config = evt.detail.requestConfig || {};
+    if (!isTracker(evt.detail.target)) { return; }
+    if (config.verb === "get" && config.elt === evt.detail.target) {
+      if (action && action.readyState !== 4) { refreshWanted = true; evt.preventDefault(); }
+      return;
+    }
+    htmx.trigger(evt.detail.target, "htmx:abort");
+    action = evt.detail.xhr;
+    action.addEventListener("loadend", function () {
+      if (!refreshWanted) { return; }
+      refreshWanted = false;
+      htmx.trigger(document.body, "combat-changed");
+    });
+  });
+
+  function fightShown(el) {
+    var copy = el.cloneNode(true);
+    // Tokens drawn afresh for every answer: the CSRF token and each form's idempotency key.
+    copy.querySelectorAll("input[name=csrfmiddlewaretoken], input[name$=idempotency_key]").forEach(function (i) {
+      i.removeAttribute("value");
+    });
+    copy.querySelectorAll("details").forEach(function (d) { d.removeAttribute("open"); });
+    [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("[class]"))).forEach(function (n) {
+      Array.prototype.slice.call(n.classList).forEach(function (c) {
+        if (c.indexOf("htmx-") === 0) { n.classList.remove(c); }
+      });
+    });
+    return copy.outerHTML;
+  }
+
+  function sameFight(target, html) {
+    var parsed = document.createElement("template");
+    parsed.innerHTML = html;
+    var fresh = parsed.content.querySelector("#combat-tracker");
+    return !!fresh && fightShown(fresh) === fightShown(target);
+  }
+
   document.body.addEventListener("htmx:beforeSwap", function (evt) {
     var target = evt.detail.target;
     var config = evt.detail.requestConfig || {};
     if (!target || target.id !== "combat-tracker" || config.elt !== target || config.verb !== "get") { return; }
+    if (evt.detail.xhr.status === 200 && sameFight(target, evt.detail.serverResponse)) {
+      evt.detail.shouldSwap = false;
+      return;
+    }
     var note = { xhr: evt.detail.xhr, open: [], typed: typedIn(target) };
     target.querySelectorAll("details[open]").forEach(function (d) { note.open.push(panelKey(d)); });
     var active = document.activeElement;
