@@ -57,6 +57,7 @@ class NewEntry:
     kind: str
     character_version: int | None
     roll: RollFacts | None
+    actor_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -113,13 +114,67 @@ def poll_news(
     return PollNews(role=found[0][0], entries=[_entry(row) for row in found if row[1] is not None])
 
 
-def _entry(row) -> NewEntry:
+def _entry(row, actor_id: int | None = None) -> NewEntry:
     _, pk, kind, version, roll_id, outcome, zone, roll_character, consequences = row
     roll = None
     if roll_id is not None:
         consequences = _CONSEQUENCES.from_db_value(consequences, None, connection)
         roll = RollFacts(outcome, bool(zone), roll_character, consequences or [])
-    return NewEntry(id=pk, kind=kind, character_version=version, roll=roll)
+    return NewEntry(id=pk, kind=kind, character_version=version, roll=roll, actor_id=actor_id)
+
+
+def _log_sql(*, storyteller: bool, before: bool, filtered: bool) -> str:
+    """The page's log as `_poll_sql` reads what is new: the last LOG_PAGE entries this member
+    may see (`visible_q`'s rule, written out), with each one's character version, roll and
+    author — what names their cached rows, without loading the events."""
+    event, character, roll = (
+        TableEvent._meta.db_table,
+        Character._meta.db_table,
+        Roll._meta.db_table,
+    )
+    return (
+        f"SELECT e.actor_id, e.id, e.kind, ch.version, e.roll_id, r.outcome, r.zone,"
+        f" r.character_id, r.consequences"
+        f" FROM {event} e"
+        f" LEFT JOIN {character} ch ON ch.id = e.character_id"
+        f" LEFT JOIN {roll} r ON r.id = e.roll_id"
+        f" WHERE e.campaign_id = %s"
+        f"{'' if storyteller else ' AND (e.visibility = %s OR (e.visibility = %s AND e.actor_id = %s))'}"
+        f"{' AND e.id < %s' if before else ''}"
+        f"{' AND e.character_id = %s' if filtered else ''}"
+        f" ORDER BY e.id DESC LIMIT %s"
+    )
+
+
+_LOG_SQL = {
+    (storyteller, before, filtered): _log_sql(
+        storyteller=storyteller, before=before, filtered=filtered
+    )
+    for storyteller in (False, True)
+    for before in (False, True)
+    for filtered in (False, True)
+}
+
+
+def log_entries(
+    *, campaign: Campaign, user, before: int | None = None, character_id: int | None = None
+) -> list[NewEntry]:
+    """The log page's entries newest first (one statement, raw SQL as the poll's): what
+    `events_for_user` shows, named for the row cache; the events themselves are loaded only
+    for rows not rendered yet (`events_by_ids`)."""
+    storyteller = is_storyteller(campaign)
+    params: list = [campaign.pk]
+    if not storyteller:
+        params += [Visibility.PUBLIC, Visibility.STORYTELLER, user.pk]
+    if before is not None:
+        params.append(before)
+    if character_id is not None:
+        params.append(character_id)
+    params.append(LOG_PAGE)
+    sql = _LOG_SQL[(storyteller, before is not None, character_id is not None)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [_entry(row, actor_id=row[0]) for row in cursor.fetchall()]
 
 
 def events_by_ids(ids) -> list[TableEvent]:
@@ -218,18 +273,21 @@ class MoralePanel:
         return range(self.room)
 
 
-def morale_panel(*, campaign: Campaign, user, group: list[Character] | None = None) -> MoralePanel:
+def morale_panel(
+    *, campaign: Campaign, user, group: list[Character] | None = None, wounds: list | None = None
+) -> MoralePanel:
     """The group's Moral with each character's personal points, states and open injuries, from
-    rules.morale, and the Fortune spends waiting for the Conteur (four queries, three with the
-    `group` a page already read: `player_characters(campaign)`)."""
+    rules.morale, and the Fortune spends waiting for the Conteur (four queries; one fewer with
+    the `group` a page already read, `player_characters(campaign)`, and one fewer with the open
+    injuries it read, `wounds`)."""
     pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
     characters = list(player_characters(campaign)) if group is None else group
     morale = morale_of(pool, characters)
     keys = member_keys(characters)
-    wounds: dict[int, list] = {}
-    for injury in open_injuries(c.pk for c in characters):
+    injured: dict[int, list] = {}
+    for injury in _injuries_of(characters, wounds):
         injury.label = injury_label(injury)
-        wounds.setdefault(injury.character_id, []).append(injury)
+        injured.setdefault(injury.character_id, []).append(injury)
     members = []
     for character in characters:
         member = morale.member(keys[character.pk])
@@ -246,7 +304,7 @@ def morale_panel(*, campaign: Campaign, user, group: list[Character] | None = No
                 if state == SpecialState.NONE
                 else rules_states.STATE_LABELS.get(state, state),
                 mine=character.owner_id == user.pk,
-                injuries=wounds.get(character.pk, []),
+                injuries=injured.get(character.pk, []),
                 fortune=character.fortune,
             )
         )
@@ -327,11 +385,20 @@ def characters_for_roller(*, campaign: Campaign, user) -> list[Character]:
     return list(characters.order_by("name", "pk"))
 
 
-def hindering_injuries(characters: list[Character]) -> list:
+def _injuries_of(characters: list[Character], wounds: list | None) -> list:
+    """The open injuries of `characters`: read (one query), or picked from `wounds`, open
+    injuries a page already read for these characters and others."""
+    if wounds is None:
+        return open_injuries(c.pk for c in characters)
+    ids = {c.pk for c in characters}
+    return [injury for injury in wounds if injury.character_id in ids]
+
+
+def hindering_injuries(characters: list[Character], wounds: list | None = None) -> list:
     """The open injuries that add impuissance dice, of the characters one may roll for (one
-    query), each with `.label`: the roll form offers them with their cause."""
+    query, none with `wounds`), each with `.label`: the roll form offers them with their cause."""
     found = []
-    for injury in open_injuries(c.pk for c in characters):
+    for injury in _injuries_of(characters, wounds):
         effect = injury_effect(injury)
         if effect is not None and effect.bane_dice:
             injury.label = injury_label(injury)

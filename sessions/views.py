@@ -41,7 +41,7 @@ from sessions.forms import (
     RollForm,
     fresh_key,
 )
-from sessions.injuries import roller_injuries
+from sessions.injuries import open_injuries, roller_injuries
 from sessions.models import PlaySession, TableEvent, TableEventKind
 
 MORALE_CHANGED = "morale-changed"
@@ -138,13 +138,13 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     characters = selectors.characters_for_roller(campaign=campaign, user=request.user)
     character_filter = _int(request.GET.get("filter"))
     before = _int(request.GET.get("before"))
-    events = decorate(
-        selectors.events_for_user(
-            campaign=campaign, user=request.user, before=before, character_id=character_filter
-        ),
-        campaign,
+    entries = selectors.log_entries(
+        campaign=campaign, user=request.user, before=before, character_id=character_filter
     )
-    injuries = selectors.hindering_injuries(characters)
+    group = list(selectors.player_characters(campaign))
+    # The roll form's injuries and the Moral panel's, read once for both.
+    wounds = open_injuries({c.pk for c in characters} | {c.pk for c in group})
+    injuries = selectors.hindering_injuries(characters, wounds)
     if "idempotency_key" in request.GET:
         # "Calculer les chances" without JavaScript: the form comes back with its odds.
         form = _roll_form(request, campaign, characters, data=request.GET, injuries=injuries)
@@ -165,7 +165,7 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
             data={**form.initial, **_form_defaults(form)},
             injuries=injuries,
         )
-    group = list(selectors.player_characters(campaign))
+    rows, loaded = _log_rows(request, entries, campaign, group)
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
@@ -174,14 +174,16 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
         "form": form,
         "characters": characters,
         "group": group,
-        "events": events,
-        "rows": _rows(request, events, campaign, group),
-        "cursor": events[0].pk if events and before is None else 0,
+        "events": entries,
+        "rows": rows,
+        "cursor": entries[0].id if entries and before is None else 0,
         "before": before,
-        "older": events[-1].pk if len(events) == selectors.LOG_PAGE else None,
+        "older": entries[-1].id if len(entries) == selectors.LOG_PAGE else None,
         "character_filter": character_filter,
-        "panel": selectors.morale_panel(campaign=campaign, user=request.user, group=group),
-        "own_event": _newest_own_roll(events, request.user) if before is None else None,
+        "panel": selectors.morale_panel(
+            campaign=campaign, user=request.user, group=group, wounds=wounds
+        ),
+        "own_event": _newest_own_roll(entries, loaded, request.user) if before is None else None,
         **_odds_context(odds_form, characters),
         **combat_selectors.tracker_context(campaign, request.user),
     }
@@ -191,23 +193,41 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     return render(request, template, context)
 
 
-def _rows(request, events: list[TableEvent], campaign: Campaign, group: list):
-    """The log rows, each rendered once per view of it (sessions/row_cache.py)."""
-    return row_cache.rows_html(
-        request, events, campaign=campaign, storyteller=is_storyteller(campaign), group=group
+def _log_rows(
+    request, entries: list[selectors.NewEntry], campaign: Campaign, group: list
+) -> tuple[str, dict[int, TableEvent]]:
+    """The log rows of `entries`, each rendered once per view of it (sessions/row_cache.py),
+    and the events loaded for them: none when every row is in the cache, else all (one query),
+    rendered and kept."""
+    storyteller = is_storyteller(campaign)
+    rows = row_cache.cached_rows(
+        request, list(reversed(entries)), storyteller=storyteller, group_of=lambda: group
     )
+    if rows is not None:
+        return rows, {}
+    events = decorate(selectors.events_by_ids(e.id for e in entries), campaign)
+    rows = row_cache.rows_html(
+        request, events, campaign=campaign, storyteller=storyteller, group=group
+    )
+    return rows, {e.pk: e for e in events}
 
 
-def _newest_own_roll(events: list[TableEvent], user) -> TableEvent | None:
-    """The newest roll this user made among the rows shown, for the result under « Lancer »."""
-    return next(
+def _newest_own_roll(
+    entries: list[selectors.NewEntry], loaded: dict[int, TableEvent], user
+) -> TableEvent | None:
+    """The newest roll this user made among the rows shown, for the result under « Lancer »
+    (loaded if its row came from the cache)."""
+    entry = next(
         (
             e
-            for e in events
-            if e.kind == TableEventKind.ROLL and e.roll_id is not None and e.actor_id == user.pk
+            for e in entries
+            if e.kind == TableEventKind.ROLL and e.roll is not None and e.actor_id == user.pk
         ),
         None,
     )
+    if entry is None:
+        return None
+    return loaded.get(entry.id) or next(iter(selectors.events_by_ids([entry.id])), None)
 
 
 def _form_defaults(form: RollForm) -> dict:
@@ -348,7 +368,9 @@ def _render_new_rows(request, pk: int, news: selectors.PollNews) -> str:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     events = decorate(selectors.events_by_ids(e.id for e in news.entries), campaign)
     group = list(selectors.player_characters(campaign)) if any(e.available for e in events) else []
-    return _rows(request, events, campaign, group)
+    return row_cache.rows_html(
+        request, events, campaign=campaign, storyteller=is_storyteller(campaign), group=group
+    )
 
 
 @table_login_required

@@ -329,6 +329,11 @@ def test_injuries_are_offered_in_the_form_and_healed_from_the_panel(
     assert "Blessure : Œil" in odds.content.decode()
     assert "Guérie" not in page  # only the Conteur heals
     conteur = client_for(storyteller)
+    # The Moral panel lists it under Aelis, with its heal button for the Conteur.
+    panel = conteur.get(url("table", campaign)).content.decode()
+    panel = panel[panel.index('id="morale-panel"') :]
+    assert '<ul class="injury-list">' in panel and "Œil : 1 dé d&#x27;impuissance" in panel
+    assert url("injury_heal", campaign, injury.pk) in panel
     response = conteur.post(url("injury_heal", campaign, injury.pk), **HX)
     assert response.status_code == 200 and "Œil" not in response.content.decode()
     injury.refresh_from_db()
