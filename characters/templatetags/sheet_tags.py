@@ -3,6 +3,7 @@
 cases a sheet repeats (issue 15 §2), not through a template per field."""
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.utils.formats import localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
@@ -12,6 +13,7 @@ from django.utils.translation import gettext as _
 from characters.fields import SHEET_FIELDS
 from characters.forms import ENTRY_LABELS, FieldForm
 from characters.sheet_page import KEY, page_urls
+from characters.skill_rows import skill_rows as _skill_rows
 from rules import french
 
 register = template.Library()
@@ -200,3 +202,23 @@ def history_value(value) -> str:
 @register.filter
 def get_item(mapping, key):
     return mapping.get(key) if mapping else None
+
+
+@register.simple_tag(takes_context=True)
+def skill_rows(context, items) -> str:
+    """`<tr>` of each skill of a group, written by characters/skill_rows.py."""
+    character = context["character"]
+    words = {
+        "save": _("Enregistrer"),
+        "remove": _("Retirer"),
+        "roll": _("Lancer"),
+        "knowledge": _("savoir (pas de jet)"),
+        "expertises": _("Expertises, séparées par des virgules"),
+    }
+    return _skill_rows(
+        items,
+        can_edit=character.can_edit,
+        csrf=CsrfTokenNode().render(context),
+        words=words,
+        roll_url=f"{context['urls'].get('table', '')}?character={character.pk}",
+    )
