@@ -14,7 +14,8 @@ from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters.models import Character, CharacterChange, CharacterLanguage
+from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
+from common.precompiled import Precompiled
 
 HISTORY_PAGE = 100
 SHEET_RELATIONS = ("skills", "languages", "classes", "branches", "abilities", "assets", "flaws")
@@ -66,55 +67,32 @@ def character_get_for_viewer(*, user, pk: int, queryset: QuerySet | None = None)
     return _scoped(user=user, character=queryset.filter(pk=pk).first())
 
 
-def character_get_for_sheet(*, user, pk: int) -> Character:
-    """The character as its sheet page shows it, in three queries, for a member (404 otherwise):
-    the row with its campaign, species, owner and the viewer's membership; its skills; its
-    languages with its compendium entries (one UNION). `.entries` maps each entry relation to
-    its `Entry` (pk, name) rows, in the compendium's order; `.languages.all()` needs no query."""
-    if not user.is_authenticated:
-        raise Http404("Personnage introuvable.")
-    character = (
+def _sheet_row(user: int, pk: int) -> QuerySet[Character]:
+    return (
         Character.objects.select_related("campaign", "species", "owner", "updated_by")
-        .prefetch_related("skills")
-        .filter(pk=pk, campaign__memberships__user=user.pk)
+        .filter(pk=pk, campaign__memberships__user=user)
         .annotate(
             viewer_membership_id=F("campaign__memberships__id"),
             viewer_role=F("campaign__memberships__role"),
             viewer_joined_at=F("campaign__memberships__joined_at"),
         )
-        .first()
+        .order_by("pk")[:1]
     )
-    if character is None:
-        raise Http404("Personnage introuvable.")
-    campaign = character.campaign
-    campaign.membership = Membership(
-        pk=character.viewer_membership_id,
-        campaign=campaign,
-        user_id=user.pk,
-        role=character.viewer_role,
-        joined_at=character.viewer_joined_at,
-    )
-    _with_rights(user=user, character=character, campaign=campaign)
-    languages, character.entries = _languages_and_entries(character)
-    # What `prefetch_related("languages")` would have left: `.languages.all()` reads this list.
-    queryset = character.languages.all()
-    queryset._result_cache, queryset._prefetch_done = languages, True
-    character.__dict__.setdefault("_prefetched_objects_cache", {})["languages"] = queryset
-    return character
 
 
-def _languages_and_entries(character: Character):
-    """([CharacterLanguage], {relation: [Entry]}) of a character, in one query."""
+def _languages_and_entries_query(pk: int) -> QuerySet:
+    """A character's languages and compendium entries, one UNION of (source, pk, name or key,
+    level, writing) rows in the models' own order."""
     text, number, flag = CharField(), IntegerField(), BooleanField()
     languages = (
-        CharacterLanguage.objects.filter(character_id=character.pk)
+        CharacterLanguage.objects.filter(character_id=pk)
         .annotate(source=Value("languages", output_field=text))
         .order_by()
         .values_list("source", "pk", "key", "level", "writing")
     )
     owned = [
         Character._meta.get_field(relation)
-        .related_model.objects.filter(characters=character.pk)
+        .related_model.objects.filter(characters=pk)
         .annotate(
             source=Value(relation, output_field=text),
             level=Value(None, output_field=number),
@@ -124,13 +102,60 @@ def _languages_and_entries(character: Character):
         .values_list("source", "pk", "name", "level", "writing")
         for relation in ENTRY_RELATIONS
     ]
-    rows = languages.union(*owned, all=True).order_by("key", "pk")  # the models' own order
+    return languages.union(*owned, all=True).order_by("key", "pk")
+
+
+# Compiled once: every sheet read (page or API) asks these three (common/precompiled.py).
+_SHEET_ROW = Precompiled(_sheet_row, -2, -1)
+_SKILLS = Precompiled(lambda pk: CharacterSkill.objects.filter(character_id=pk), -1)
+_LANGUAGES_AND_ENTRIES = Precompiled(_languages_and_entries_query, -1)
+
+
+def character_get_for_sheet(*, user, pk: int) -> Character:
+    """The character as its sheet page shows it, in three queries, for a member (404 otherwise):
+    the row with its campaign, species, owner and the viewer's membership; its skills; its
+    languages with its compendium entries (one UNION). `.entries` maps each entry relation to
+    its `Entry` (pk, name) rows, in the compendium's order; `.skills.all()` and
+    `.languages.all()` need no query."""
+    found = []
+    if user.is_authenticated and 0 < pk <= ROW_ID_MAX:
+        found = _SHEET_ROW.objects(user.pk, pk)
+    if not found:
+        raise Http404("Personnage introuvable.")
+    character = found[0]
+    campaign = character.campaign
+    campaign.membership = Membership(
+        pk=character.viewer_membership_id,
+        campaign=campaign,
+        user_id=user.pk,
+        role=character.viewer_role,
+        joined_at=character.viewer_joined_at,
+    )
+    _with_rights(user=user, character=character, campaign=campaign)
+    skills = _SKILLS.objects(character.pk)
+    for skill in skills:
+        skill.character = character
+    _prefetched(character, "skills", skills)
+    languages, character.entries = _languages_and_entries(character)
+    _prefetched(character, "languages", languages)
+    return character
+
+
+def _prefetched(character: Character, relation: str, rows: list) -> None:
+    """What `prefetch_related(relation)` would have left: `.<relation>.all()` reads `rows`."""
+    queryset = getattr(character, relation).all()
+    queryset._result_cache, queryset._prefetch_done = rows, True
+    character.__dict__.setdefault("_prefetched_objects_cache", {})[relation] = queryset
+
+
+def _languages_and_entries(character: Character):
+    """([CharacterLanguage], {relation: [Entry]}) of a character, in one query."""
     found: list[CharacterLanguage] = []
     entries: dict[str, list[Entry]] = {relation: [] for relation in ENTRY_RELATIONS}
-    for source, pk, name, level, writing in rows:
+    for source, pk, name, level, writing in _LANGUAGES_AND_ENTRIES.rows(character.pk):
         if source == "languages":
             language = CharacterLanguage.from_db(
-                rows.db, LANGUAGE_COLUMNS, (pk, character.pk, name, level, writing)
+                "default", LANGUAGE_COLUMNS, (pk, character.pk, name, level, writing)
             )
             language.character = character
             found.append(language)
