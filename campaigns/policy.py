@@ -11,16 +11,25 @@ from django.http import Http404
 from django.shortcuts import render
 
 from campaigns.models import Campaign, Membership, Role
+from common.precompiled import Precompiled
+
+ROW_ID_MAX = 2**63 - 1  # a 64-bit key's largest: a larger id names no row
+
+# Every page and API call of a campaign asks it first: compiled once (common/precompiled.py).
+_MEMBERSHIP = Precompiled(
+    lambda campaign_id, user_id: Membership.objects.select_related("campaign").filter(
+        campaign_id=campaign_id, user_id=user_id
+    )[:1],
+    -1,
+    -2,
+)
 
 
 def membership_get(*, user, campaign_id: int) -> Membership | None:
-    if not user.is_authenticated:
+    if not user.is_authenticated or not 0 < campaign_id <= ROW_ID_MAX:
         return None
-    return (
-        Membership.objects.select_related("campaign")
-        .filter(campaign_id=campaign_id, user=user)
-        .first()
-    )
+    found = _MEMBERSHIP.objects(campaign_id, user.pk)
+    return found[0] if found else None
 
 
 def campaign_get_for_member(*, user, pk: int) -> Campaign:

@@ -16,9 +16,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Subquery
 
 from campaigns.models import Arc, ArcStatus, Campaign
-from campaigns.policy import is_storyteller
+from campaigns.policy import ROW_ID_MAX, is_storyteller
 from characters.models import Character, SpecialState
 from characters.services import rule_error_to_validation_error
+from common.precompiled import Precompiled
 from rules import morale as rules_morale
 from rules import reference
 from rules import states as rules_states
@@ -26,7 +27,7 @@ from rules.check import RandomSource
 from rules.errors import RuleError
 from sessions.checks import PreparedCheck, RollRequest, characteristic_label, skill_label
 from sessions.errors import rule_call, violation
-from sessions.models import Roll, Visibility
+from sessions.models import MoralePool, Roll, Visibility
 
 FORTUNE_FATE_MESSAGE = "Chaque personnage gagne 1 Fortune, le Conteur 1 Fatalité."
 
@@ -71,6 +72,46 @@ def key_used(*, by, key: str) -> Exists:
     """Whether this user already stored a roll with this idempotency key, read in the statement
     that locks the roller (after the table's lock, so a double submit sees the first roll)."""
     return Exists(Roll.objects.filter(rolled_by=by, idempotency_key=key))
+
+
+# A roll's two locking reads, compiled once (common/precompiled.py): the table's busiest path.
+_KEY_MARKER = "\x00idempotency-key"
+_POOL_FOR_ROLL = Precompiled(
+    lambda campaign_id: (
+        MoralePool.objects.select_for_update()
+        .filter(campaign_id=campaign_id)
+        .annotate(open_arc_id=open_arc_id())
+        .order_by("pk")[:1]
+    ),
+    -1,
+)
+_ROLLER = Precompiled(
+    lambda campaign_id, pk, by, key: (
+        Character.objects.select_for_update(of=("self",))
+        .filter(pk=pk, campaign_id=campaign_id)
+        .annotate(key_used=key_used(by=by, key=key))
+        .order_by("pk")[:1]
+    ),
+    -1,
+    -2,
+    -3,
+    _KEY_MARKER,
+)
+
+
+def pool_locked(campaign: Campaign) -> MoralePool | None:
+    """`writes.lock_pool(campaign, open_arc_id=open_arc_id())` when the Moral row exists (None
+    before the table's first use: the caller creates it)."""
+    found = _POOL_FOR_ROLL.objects(campaign.pk)
+    return found[0] if found else None
+
+
+def roller_locked(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
+    """`writes.character_locked(campaign, pk, key_used=key_used(by=by, key=key))`."""
+    if not 0 < pk <= ROW_ID_MAX:
+        return None
+    found = _ROLLER.objects(campaign.pk, pk, by.pk, key)
+    return found[0] if found else None
 
 
 def roll_existing(*, campaign: Campaign, by, key: str, digest: str) -> Roll | None:

@@ -82,7 +82,9 @@ def roll_create(
     )
     try:
         with transaction.atomic():
-            pool = writes.lock_pool(campaign, open_arc_id=rolls.open_arc_id())
+            pool = rolls.pool_locked(campaign) or writes.lock_pool(
+                campaign, open_arc_id=rolls.open_arc_id()
+            )
             existing, roller = _replay_or_roller(
                 campaign=campaign,
                 by=by,
@@ -129,8 +131,7 @@ def _replay_or_roller(
     then; a roll paid from the Moral locks the whole group first, in `_roll_and_pay`)."""
     roller = None
     if character_id is not None and not rolls.may_spend_morale(request):
-        key_used = rolls.key_used(by=by, key=idempotency_key)
-        roller = writes.character_locked(campaign, character_id, key_used=key_used)
+        roller = rolls.roller_locked(campaign, character_id, by=by, key=idempotency_key)
     if roller is not None and not roller.key_used:
         return None, roller
     existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
