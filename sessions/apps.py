@@ -10,6 +10,7 @@ class SessionsConfig(AppConfig):
     verbose_name = _("Séances et table")
 
     def ready(self) -> None:
-        from sessions import injury_rest  # the app registry is ready: models may be imported
+        from sessions import injury_rest, poll_stamp  # the registry is ready: models may load
 
         injury_rest.register()
+        poll_stamp.register()

@@ -29,7 +29,7 @@ from campaigns.policy import (
 from common.htmx import HtmxHttpRequest
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import combat_selectors, fortune, row_cache, selectors, services
+from sessions import combat_selectors, fortune, poll_stamp, row_cache, selectors, services
 from sessions.checks import check_prepare
 from sessions.consequences import consequences_available
 from sessions.forms import (
@@ -337,15 +337,23 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     cache: one query in all), and the new rows come from the shared cache, rendered by the first
     page of their kind to ask (sessions/row_cache.py)."""
     after = _int(request.GET.get("after")) or 0
+    asked = {
+        "user_id": request.user.pk,
+        "campaign_id": pk,
+        "filter_id": _int(request.GET.get("filter")),
+    }
+    gen = poll_stamp.generation(pk)  # read before the statement (sessions/poll_stamp.py)
+    given = request.GET.get("stamp", "")
+    if gen is not None and given and poll_stamp.still_fresh(given, after=after, gen=gen, **asked):
+        return _nothing_new(after, given)
     news = selectors.poll_news(
-        user=request.user, campaign_id=pk, after=after, character_id=_int(request.GET.get("filter"))
+        user=request.user, campaign_id=pk, after=after, character_id=asked["filter_id"]
     )
     if news is None:
         raise Http404("Campagne introuvable.")
     if not news.entries:
-        response = HttpResponse(status=204)
-        response["X-Table-Cursor"] = str(after)
-        return response
+        stamp = "" if gen is None else poll_stamp.stamp(after=after, gen=gen, **asked)
+        return _nothing_new(after, stamp)
     rows = row_cache.cached_rows(
         request,
         news.entries,
@@ -355,11 +363,22 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if rows is None:
         rows = _render_new_rows(request, pk, news)
     response = HttpResponse(rows)
-    response["X-Table-Cursor"] = str(news.entries[-1].id)
+    cursor = news.entries[-1].id
+    response["X-Table-Cursor"] = str(cursor)
+    if gen is not None and len(news.entries) < selectors.POLL_LIMIT:  # else more to fetch
+        response["X-Table-Stamp"] = poll_stamp.stamp(after=cursor, gen=gen, **asked)
     if selectors.has_morale_event(news.entries):
         response = trigger_client_event(response, MORALE_CHANGED)
     if combat_selectors.has_combat_event(news.entries):
         response = trigger_client_event(response, combat_selectors.COMBAT_CHANGED)
+    return response
+
+
+def _nothing_new(after: int, stamp: str) -> HttpResponse:
+    response = HttpResponse(status=204)
+    response["X-Table-Cursor"] = str(after)
+    if stamp:
+        response["X-Table-Stamp"] = stamp
     return response
 
 

@@ -1,0 +1,81 @@
+"""The poll's stamp: "nothing new for this page since", answered without the database.
+
+A page open at the table asks every 1.5 s, and almost always nothing is new. Each campaign has a
+counter in the shared cache, moved at the commit of every change to its log or its members
+(signals, `register`). A poll that read the database answers with a stamp: an HMAC of who asks,
+which log (campaign, filter), the cursor it answered with and the counter read *before* its
+statement. The page sends it back with its next poll; while the counter has not moved, that
+poll's answer is the same "nothing newer than the cursor" and is given from the stamp alone.
+
+Why it is exact: a change committed after the poll's statement moves the counter after that
+read, so the next poll sees another counter and reads the database; a change committed before
+was seen by the statement. The stamp is never given for an answer cut at `POLL_LIMIT` (the page
+has more to fetch). A counter lost from the cache (evicted, expired every `TTL`, the cache
+down) is a database poll and a fresh counter; a counter that missed a move (the cache down at
+that commit) is stale for `TTL` at most.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import secrets
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.utils.crypto import salted_hmac
+
+TTL = 60  # seconds: the longest a counter that missed a move stays wrong
+SALT = "altherion.sessions.poll_stamp"
+
+
+def _key(campaign_id: int) -> str:
+    return f"table-gen:{campaign_id}"
+
+
+def generation(campaign_id: int) -> int | None:
+    """The campaign's counter now, started afresh (at a random value) when the cache has none;
+    None if the cache cannot be read."""
+    key = _key(campaign_id)
+    value = cache.get(key)
+    if value is None:
+        cache.add(key, secrets.randbits(52), TTL)
+        value = cache.get(key)
+    return value
+
+
+def moved(campaign_id: int) -> None:
+    """Move the counter (at commit): every stamp of the campaign is spent."""
+    with contextlib.suppress(ValueError):  # no counter: no stamp can match one
+        cache.incr(_key(campaign_id))
+
+
+def stamp(*, user_id: int, campaign_id: int, filter_id: int | None, after: int, gen: int) -> str:
+    message = f"{user_id}:{campaign_id}:{filter_id or 0}:{after}:{gen}"
+    return salted_hmac(SALT, message, algorithm="sha256").hexdigest()[:32]
+
+
+def still_fresh(
+    given: str, *, user_id: int, campaign_id: int, filter_id: int | None, after: int, gen: int
+) -> bool:
+    expected = stamp(
+        user_id=user_id, campaign_id=campaign_id, filter_id=filter_id, after=after, gen=gen
+    )
+    return hmac.compare_digest(given, expected)
+
+
+def _on_change(sender, instance, **kwargs) -> None:
+    campaign_id = instance.campaign_id
+    transaction.on_commit(lambda: moved(campaign_id))
+
+
+def register() -> None:
+    """A log line written (or changed, or removed) and a membership given, changed or taken:
+    the counter moves at commit."""
+    from campaigns.models import Membership
+    from sessions.models import TableEvent
+
+    for model in (TableEvent, Membership):
+        post_save.connect(_on_change, sender=model, dispatch_uid=f"poll-stamp-save-{model}")
+        post_delete.connect(_on_change, sender=model, dispatch_uid=f"poll-stamp-delete-{model}")
