@@ -136,6 +136,8 @@ class Load:
             cursor = response.getheader("X-Table-Cursor")
             if cursor:
                 state["after"] = int(cursor)
+                # As the page: the stamp goes back with the next poll (sessions/poll_stamp.py).
+                state["stamp"] = response.getheader("X-Table-Stamp") or ""
             if uncounted:
                 uncounted = False
             else:

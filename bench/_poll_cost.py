@@ -2,7 +2,7 @@
 poll a page makes, through Django's whole stack (middleware, session, user) with the bench's
 settings — PostgreSQL, the shared cache in Redis, DEBUG off.
 
-Kinds: nothing new; a secret roll the player may not see; a new row already rendered by another
+Kinds: nothing new (without, then with the stamp of the page's last answer); a secret roll the player may not see; a new row already rendered by another
 page of the same kind (what nearly every open page gets after a roll); the first page of its
 kind to ask (it renders the row and keeps it); the Conteur's page for a new row. And the table
 page itself, for the Conteur and for a player.
@@ -61,8 +61,18 @@ def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
         path = f"/campaigns/{data['campaign']}/table/"
         return request_cost(lambda: page.get(path), samples=SAMPLES // 4)
 
+    def stamped() -> dict:
+        """Nothing new, asked with the stamp of the last answer, as the page asks."""
+        cursor = {"after": newest_event()}
+        first = player.get(path, cursor, HTTP_HX_REQUEST="true")
+        cursor["stamp"] = first["X-Table-Stamp"]
+        return request_cost(
+            lambda: player.get(path, cursor, HTTP_HX_REQUEST="true"), samples=SAMPLES, status=204
+        )
+
     return {
         "page de la table, Conteur": table_page(storyteller),
+        "rien de neuf, avec le tampon de la réponse d'avant": stamped(),
         "page de la table, joueur": table_page(player),
         "rien de neuf": measure(player, None, False, 204),
         "un jet secret d'un autre": measure(player, "storyteller", False, 204),

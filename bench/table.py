@@ -159,6 +159,11 @@ def seed() -> dict:
     }
 
 
+def with_stamp(path: str, state: dict) -> str:
+    """The poll's URL with the stamp of the page's last answer, as the page sends it."""
+    return f"{path}&stamp={state['stamp']}" if state.get("stamp") else path
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -291,7 +296,8 @@ def pages_held(port: int, server: subprocess.Popen, data: dict, roll, newest_eve
             after = state.setdefault("after", start_cursor)
             session = data["sessions"][index % len(data["sessions"])]
             headers = {"Cookie": f"sessionid={session}", "HX-Request": "true"}
-            return "GET", f"/campaigns/{data['campaign']}/table/poll/?after={after}", None, headers
+            path = f"/campaigns/{data['campaign']}/table/poll/?after={after}"
+            return "GET", with_stamp(path, state), None, headers
 
         roller = threading.Thread(target=one_roll_a_second)
         roller.start()
@@ -362,7 +368,8 @@ def main() -> int:
                 "Cookie": f"sessionid={data['sessions'][index]}",
                 "HX-Request": "true",
             }
-            return "GET", f"/campaigns/{campaign}/table/poll/?after={after}", None, headers
+            path = f"/campaigns/{campaign}/table/poll/?after={after}"
+            return "GET", with_stamp(path, state), None, headers
 
         cost = roll_cost(roll)
         polls = poll_costs(data, roll, newest_event)
