@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Ability, Asset, Branch, CharacterClass, Flaw, Species
+from campaigns.policy import ROW_ID_MAX
 from characters import sheet
 from characters.fields import SHEET_FIELDS
 from characters.models import (
@@ -30,6 +31,7 @@ from characters.models import (
     CharacterSkill,
     SkillKind,
 )
+from common.precompiled import Precompiled
 from rules import reference
 from rules.errors import RuleError
 
@@ -163,14 +165,26 @@ def _is_own_retry(character: Character, change: CharacterChange, asked: dict, by
     return asked[field] == current
 
 
-def character_lock(character: Character | int) -> Character:
-    """The character's row, locked until the end of the transaction, with campaign and species."""
-    pk = character if isinstance(character, int) else character.pk
-    return (
+# Every sheet write locks its row first: compiled once (common/precompiled.py).
+_LOCKED = Precompiled(
+    lambda pk: (
         Character.objects.select_for_update(of=("self",))
         .select_related("campaign", "species")
-        .get(pk=pk)
-    )
+        .filter(pk=pk)
+        .order_by("pk")[:1]
+    ),
+    -1,
+)
+
+
+def character_lock(character: Character | int) -> Character:
+    """The character's row, locked until the end of the transaction, with campaign and species
+    (Character.DoesNotExist if there is none)."""
+    pk = character if isinstance(character, int) else character.pk
+    found = _LOCKED.objects(pk) if 0 < pk <= ROW_ID_MAX else []
+    if not found:
+        raise Character.DoesNotExist("Character matching query does not exist.")
+    return found[0]
 
 
 # A job locks its sheets by chunks of this many rows (one query each).
