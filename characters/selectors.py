@@ -13,7 +13,7 @@ from django.db.models import BooleanField, CharField, F, IntegerField, Prefetch,
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
-from campaigns.policy import campaign_get_for_member, is_storyteller
+from campaigns.policy import ROW_ID_MAX, campaign_get_for_member, is_storyteller
 from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
 from common.precompiled import Precompiled
 
@@ -205,7 +205,6 @@ def history_prefetch() -> Prefetch:
     return Prefetch("changes", queryset=CharacterChange.objects.select_related("by"))
 
 
-ROW_ID_MAX = 2**63 - 1  # a 64-bit key's largest: a larger id names no row (SQL would refuse it)
 PROBE_FIELDS = (
     "pk",
     "name",
