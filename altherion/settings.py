@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "common.request_line.RequestLineLimitMiddleware",
     "altherion.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A stamped idle poll of the table answered from the cache alone, before the session.
+    "altherion.idle_poll.IdlePollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

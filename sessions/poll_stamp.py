@@ -30,14 +30,14 @@ TTL = 60  # seconds: the longest a counter that missed a move stays wrong
 SALT = "altherion.sessions.poll_stamp"
 
 
-def _key(campaign_id: int) -> str:
+def generation_key(campaign_id: int) -> str:
     return f"table-gen:{campaign_id}"
 
 
 def generation(campaign_id: int) -> int | None:
     """The campaign's counter now, started afresh (at a random value) when the cache has none;
     None if the cache cannot be read."""
-    key = _key(campaign_id)
+    key = generation_key(campaign_id)
     value = cache.get(key)
     if value is None:
         cache.add(key, secrets.randbits(52), TTL)
@@ -48,12 +48,22 @@ def generation(campaign_id: int) -> int | None:
 def moved(campaign_id: int) -> None:
     """Move the counter (at commit): every stamp of the campaign is spent."""
     with contextlib.suppress(ValueError):  # no counter: no stamp can match one
-        cache.incr(_key(campaign_id))
+        cache.incr(generation_key(campaign_id))
 
 
 def stamp(*, user_id: int, campaign_id: int, filter_id: int | None, after: int, gen: int) -> str:
+    """`<user id>.<HMAC>`: the user named in clear, so that an idle poll can read its session,
+    its user and the counter in one round trip (altherion/idle_poll.py)."""
     message = f"{user_id}:{campaign_id}:{filter_id or 0}:{after}:{gen}"
-    return salted_hmac(SALT, message, algorithm="sha256").hexdigest()[:32]
+    return f"{user_id}." + salted_hmac(SALT, message, algorithm="sha256").hexdigest()[:32]
+
+
+def stamp_user(given: str) -> int | None:
+    """The user a stamp names (not yet checked), or None if it is not one's shape."""
+    user, dot, digest = given.partition(".")
+    if not (dot and user.isascii() and user.isdigit() and len(user) <= 18 and len(digest) == 32):
+        return None
+    return int(user)
 
 
 def still_fresh(
