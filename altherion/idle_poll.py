@@ -27,17 +27,13 @@ from sessions import poll_stamp
 
 CACHED_BACKEND = "altherion.auth_backends.CachedUserBackend"
 _MARKER = 987654321
-_ID = re.compile(r"[0-9]{1,18}")
 
 
 def _poll_path() -> re.Pattern:
-    """`/campaigns/<pk>/table/poll/` as the URLconf spells it."""
+    """`/campaigns/<pk>/table/poll/` as the URLconf spells it, under the site's script prefix
+    (matched against `request.path`, which carries it)."""
     path = reverse("sessions:poll", args=[_MARKER])
     return re.compile(re.escape(path).replace(str(_MARKER), r"([0-9]{1,18})"))
-
-
-def _query_id(value: str | None) -> int | None:
-    return int(value) if value is not None and _ID.fullmatch(value) else None
 
 
 def _signed_in(session: dict | None, user, user_id: int) -> bool:
@@ -53,25 +49,23 @@ def _signed_in(session: dict | None, user, user_id: int) -> bool:
 
 def idle_answer(request: HttpRequest, pattern: re.Pattern, store) -> HttpResponse | None:
     """The view's 204 for a stamped idle poll, or None for the view to answer."""
-    found = pattern.fullmatch(request.path_info) if request.method == "GET" else None
+    found = pattern.fullmatch(request.path) if request.method == "GET" else None
     given = request.GET.get("stamp", "") if found else ""
     user_id = poll_stamp.stamp_user(given)
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    after = _query_id(request.GET.get("after", "0")) if user_id else None
+    after = poll_stamp.row_id(request.GET.get("after", "0")) if user_id else None
     if after is None or not session_key:
         return None
     raw_filter = request.GET.get("filter")
-    filter_id = _query_id(raw_filter)
+    filter_id = poll_stamp.row_id(raw_filter)
     if raw_filter is not None and filter_id is None:
         return None
     campaign_id = int(found[1])
     session_cache_key = store(session_key).cache_key
-    gen_key = poll_stamp.generation_key(campaign_id)
-    values = cache.get_many([session_cache_key, user_cache_key(user_id), gen_key])
+    gen_key, user_key = poll_stamp.generation_key(campaign_id), user_cache_key(user_id)
+    values = cache.get_many([session_cache_key, user_key, gen_key])
     gen = values.get(gen_key)
-    if gen is None or not _signed_in(
-        values.get(session_cache_key), values.get(user_cache_key(user_id)), user_id
-    ):
+    if gen is None or not _signed_in(values.get(session_cache_key), values.get(user_key), user_id):
         return None
     asked = {"user_id": user_id, "campaign_id": campaign_id, "filter_id": filter_id}
     if not poll_stamp.still_fresh(given, after=after, gen=gen, **asked):

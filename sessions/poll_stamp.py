@@ -58,12 +58,17 @@ def stamp(*, user_id: int, campaign_id: int, filter_id: int | None, after: int, 
     return f"{user_id}." + salted_hmac(SALT, message, algorithm="sha256").hexdigest()[:32]
 
 
+def row_id(text: str | None) -> int | None:
+    """`text` as a row id if it is one in plain ASCII digits (at most 18 of them), else None."""
+    if text is None or not (text.isascii() and text.isdigit() and len(text) <= 18):
+        return None
+    return int(text)
+
+
 def stamp_user(given: str) -> int | None:
     """The user a stamp names (not yet checked), or None if it is not one's shape."""
     user, dot, digest = given.partition(".")
-    if not (dot and user.isascii() and user.isdigit() and len(user) <= 18 and len(digest) == 32):
-        return None
-    return int(user)
+    return row_id(user) if dot and len(digest) == 32 else None
 
 
 def still_fresh(

@@ -4,13 +4,13 @@ a password changed elsewhere, an account closed: the view answers, and signs the
 
 import pytest
 from django.core.cache import cache
-from django.urls import reverse
+from django.urls import clear_script_prefix, reverse, set_script_prefix
 
 from altherion.auth_backends import user_cache_key
 from sessions import poll_stamp
 from tests.sessions import test_poll_stamp
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
-from tests.sessions.test_poll_fanout import poll
+from tests.sessions.test_poll_fanout import HX, poll
 from tests.sessions.test_poll_stamp import _idle
 from tests.sessions.test_views import stored_roll
 
@@ -106,3 +106,23 @@ def test_a_stamp_of_the_wrong_shape_is_not_read_as_a_user():
     assert poll_stamp.stamp_user("12." + "a" * 32) == 12
     for given in ("", "12", "12." + "a" * 31, "x." + "a" * 32, "²." + "a" * 32, "-1." + "a" * 32):
         assert poll_stamp.stamp_user(given) is None
+
+
+def test_a_site_under_a_sub_path_answers_the_idle_poll_before_the_view(
+    player, campaign, page, monkeypatch
+):
+    """Served under a script prefix (SCRIPT_NAME), the poll's path carries the prefix: the idle
+    poll is still answered from the cache alone."""
+    stamp = _idle(page(player), campaign, 0)
+    set_script_prefix("/altherion/")
+    try:
+        browser = page(player)  # a new client: its middleware learns the prefix on first use
+        path = reverse("sessions:poll", args=[campaign.pk]).removeprefix("/altherion")
+        # signing in saved last_login, so the user is cached again by a first, unstamped poll
+        browser.get(path, {"after": 0}, SCRIPT_NAME="/altherion", **HX)
+        view_not_reached(monkeypatch)
+        query = {"after": 0, "stamp": stamp}
+        answer = browser.get(path, query, SCRIPT_NAME="/altherion", **HX)
+    finally:
+        clear_script_prefix()
+    assert answer.status_code == 204 and answer["X-Table-Stamp"] == stamp
