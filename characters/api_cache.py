@@ -82,12 +82,7 @@ def detail_body(pk: int, tag: str, serialize) -> bytes:
     rendered, so that a read from the cache neither unpickles nor encodes a dict."""
     if settings.DEBUG:
         return _json(serialize())
-    key = _key(pk, tag)
-    body = content_cache.get(key)
-    if body is None:
-        body = _json(serialize())
-        content_cache.set(key, body, TIMEOUT)
-    return body
+    return content_cache.get_or_render(_key(pk, tag), lambda: _json(serialize()), TIMEOUT)
 
 
 def cached_detail(request, pk: int, serialize) -> HttpResponseBase:

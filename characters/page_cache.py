@@ -2,8 +2,10 @@
 shows — the character's version, its campaign's compendium revision, the viewer's rights, the
 language, the page's own query (field in edit mode, odds inputs) and the release — so a write of
 any of those is a new key, never a stale page. The CSRF token is put in after the cache (the body
-is rendered with a placeholder); the page around it (navigation) is cached too, per viewer, and
-drawn per request only when it has messages to show.
+is rendered with a placeholder); the page around it (navigation) is cached apart, per viewer and
+names, with a placeholder where the body goes — a write of the sheet draws its body again, not the
+page around it — and is drawn per request only when it has messages to show. A missing entry is
+rendered by one process at a time (`content_cache.get_or_render`).
 
 The cache is Django's default — Redis shared by every process when REDIS_CACHE_URL is set, local
 memory in the embedded default — with each process's copy of its recent entries in front of it
@@ -56,32 +58,54 @@ def sheet_key(probe: dict, request) -> str:
     return "sheet:" + ":".join(str(p) for p in parts)
 
 
-def page_key(body_key: str, probe: dict, user) -> str:
-    """The whole page's key: its body's, and what the shell shows — who is signed in, the
-    character's and the campaign's names (the shell is drawn without messages)."""
-    shell = f"{user.pk}:{user.get_username()}:{probe['name']}:{probe['campaign__name']}"
-    return f"{body_key}:page:{hashlib.sha256(shell.encode()).hexdigest()[:16]}"
+# Where the body goes in the page around it: markup that no escaped text (a name) can contain.
+BODY_PLACEHOLDER = "<!-- sheet body -->"
 
 
-def sheet_body(key: str, render) -> str:
-    """The cached body under `key`, or `render()`'s (rendered with the CSRF placeholder) kept.
-    The debug server renders every time (templates change under it)."""
+def shell_key(probe: dict, user) -> str:
+    """The key of the page around the body: what it shows — who is signed in, the character's
+    and the campaign's names — in this language and release."""
+    shell = ":".join(
+        str(part)
+        for part in (
+            user.pk,
+            user.get_username(),
+            probe["pk"],
+            probe["name"],
+            probe["campaign_id"],
+            probe["campaign__name"],
+        )
+    )
+    digest = hashlib.sha256(shell.encode()).hexdigest()[:16]
+    return f"sheet-shell:{RELEASE}:{get_language()}:{digest}"
+
+
+def cached(key: str, render) -> str:
+    """The cached text under `key`, or `render()`'s kept. The debug server renders every time
+    (templates change under it)."""
     if settings.DEBUG:
         return render()
-    body = content_cache.get(key)
-    if body is None:
-        body = render()
-        content_cache.set(key, body, TIMEOUT)
-    return body
+    return content_cache.get_or_render(key, render, TIMEOUT)
 
 
-def with_csrf(body: str, request) -> str:
-    return body.replace(CSRF_PLACEHOLDER, get_token(request))
+def page(shell: str, body: str) -> str:
+    head, _, tail = shell.partition(BODY_PLACEHOLDER)
+    return head + body + tail
 
 
-def etag(key: str, request) -> str:
-    """The page's validator: the body's key and this session's CSRF secret (the shell carries a
-    token of it), so a 304 never hands back a page whose forms would be refused."""
-    get_token(request)
+def with_csrf(text: str, token: str) -> str:
+    return text.replace(CSRF_PLACEHOLDER, token)
+
+
+def csrf_token(request) -> str:
+    """This request's CSRF token (masked once: a page's forms all carry the same one)."""
+    return get_token(request)
+
+
+def etag(body_key: str, shell_key_: str, request) -> str:
+    """The page's validator: the body's and the shell's keys and this session's CSRF secret (the
+    page carries a token of it), so a 304 never hands back a page whose forms would be refused.
+    `csrf_token(request)` has been asked first (it makes the secret of a new session)."""
     secret = request.META.get("CSRF_COOKIE", "")
-    return '"' + hashlib.sha256(f"{key}:{secret}".encode()).hexdigest()[:32] + '"'
+    text = f"{body_key}:{shell_key_}:{secret}"
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'

@@ -104,15 +104,18 @@ def _reload(character_pk: int, user):
 @require_GET
 @vary_on_headers("HX-Request")
 def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The sheet page: its body from the page cache (one query decides the key), the shell drawn
-    for this request; `If-None-Match` with the page's ETag → 304."""
+    """The sheet page: its body and the page around it from the page cache (one query decides
+    the keys), drawn afresh when it has messages to show; `If-None-Match` with the page's ETag →
+    304."""
     if request.htmx and request.GET.get("part") == "skills":
         character = character_get_for_sheet(user=request.user, pk=pk)
         return render(request, "characters/sheet.html#skills", sheet_context(request, character))
     probe = sheet_probe(user=request.user, pk=pk)
-    key = page_cache.sheet_key(probe, request)
+    body_key = page_cache.sheet_key(probe, request)
+    shell_key = page_cache.shell_key(probe, request.user)
     fresh = not get_messages(request)  # a page with messages is drawn, not revalidated
-    etag = page_cache.etag(key, request)
+    token = page_cache.csrf_token(request)
+    etag = page_cache.etag(body_key, shell_key, request)
     if fresh and etag in request.headers.get("If-None-Match", ""):
         return HttpResponseNotModified(headers={"ETag": etag})
 
@@ -121,18 +124,16 @@ def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context = sheet_context(request, character, csrf_token=page_cache.CSRF_PLACEHOLDER)
         return render_to_string("characters/sheet.html#sheet-body", context, request=request)
 
-    def render_page() -> str:
+    def render_shell() -> str:
         campaign = {"pk": probe["campaign_id"], "name": probe["campaign__name"]}
         context = {"title": probe["name"], "campaign": campaign}
-        context["sheet_body"] = mark_safe(page_cache.sheet_body(key, render_body))  # noqa: S308
+        context["sheet_body"] = mark_safe(page_cache.BODY_PLACEHOLDER)  # noqa: S308
         context["csrf_token"] = page_cache.CSRF_PLACEHOLDER
         return render_to_string("characters/sheet_page.html", context, request=request)
 
-    if fresh:
-        page = page_cache.sheet_body(page_cache.page_key(key, probe, request.user), render_page)
-    else:
-        page = render_page()  # its messages are shown once
-    response = HttpResponse(page_cache.with_csrf(page, request))
+    shell = page_cache.cached(shell_key, render_shell) if fresh else render_shell()
+    body = page_cache.cached(body_key, render_body)
+    response = HttpResponse(page_cache.with_csrf(page_cache.page(shell, body), token))
     if fresh:
         response["ETag"] = etag
     return response

@@ -6,6 +6,10 @@ key's value never changes, a write makes a new key. Such an entry can be kept in
 well, and a hit then costs no round trip to Redis and no unpickling (a sheet page is ~70 kB). The
 process keeps the LOCAL_ENTRIES most recently used, each at most LOCAL_SECONDS; only rendered
 text (str or bytes) goes through here, never a value a later write could change under its key.
+
+A missing entry is rendered once, not once per process that asks for it at the same moment
+(`get_or_render`): after a write, every open page's next read asks for the same new key, and the
+processes that did not take the rendering wait for its result instead of drawing it too.
 """
 
 from __future__ import annotations
@@ -13,11 +17,17 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 
 from django.core.cache import cache
 
 LOCAL_ENTRIES = 256
 LOCAL_SECONDS = 300
+# A rendering is given this long before another process stops waiting and renders the entry
+# itself (a renderer that died holds nothing for longer than RENDER_LOCK_SECONDS).
+RENDER_WAIT_SECONDS = 1.0
+RENDER_LOCK_SECONDS = 10
+RENDER_POLL_SECONDS = 0.005
 
 
 class _Recent:
@@ -82,6 +92,39 @@ def set_many(values: dict, timeout: int) -> None:
     cache.set_many(values, timeout)
     for key, value in values.items():
         _recent.put(key, value)
+
+
+def get_or_render(key: str, render: Callable[[], str | bytes], timeout: int):
+    """The entry under `key`, or `render()`'s, kept. Only one process renders a missing key:
+    the others wait (at most RENDER_WAIT_SECONDS) for its result. A shared cache that does not
+    answer (`add` gives None) is no reason to wait: the entry is rendered here."""
+    value = get(key)
+    if value is not None:
+        return value
+    lock = f"{key}:rendering"
+    rendering_here = cache.add(lock, 1, RENDER_LOCK_SECONDS)
+    if rendering_here is False:
+        value = _wait_for(key)
+        if value is not None:
+            return value
+    try:
+        value = render()
+        set(key, value, timeout)
+    finally:
+        if rendering_here:
+            cache.delete(lock)
+    return value
+
+
+def _wait_for(key: str):
+    deadline = time.monotonic() + RENDER_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(RENDER_POLL_SECONDS)
+        value = cache.get(key)
+        if value is not None:
+            _recent.put(key, value)
+            return value
+    return None
 
 
 def clear_local() -> None:

@@ -178,3 +178,31 @@ def test_an_id_past_the_largest_key_is_a_plain_404(client, player, character):
     for pk in (2**63, 10**30):
         assert client.get(f"/characters/{pk}/").status_code == 404
         assert client.get(f"/api/characters/{pk}/").status_code == 404
+
+
+def test_a_write_draws_the_sheet_again_not_the_page_around_it(client, player, character):
+    def drawn(response) -> set[str]:
+        return {template.name for template in response.templates}
+
+    client.force_login(player)
+    assert {"characters/sheet_page.html", "_form.html"} <= drawn(sheet(client, character))
+    services.character_update_field(
+        character=character.pk, field="lineage", value="Maison Vey", version=1, by=player
+    )
+    response = sheet(client, character)
+    assert "_form.html" in drawn(response)  # the sheet's forms: its body was drawn again
+    assert "characters/sheet_page.html" not in drawn(response)
+    page = response.content.decode()
+    assert "Maison Vey" in page and page.count("<title>") == 1
+
+
+def test_a_name_that_looks_like_the_page_s_markup_is_only_a_name(client, player, character):
+    """The body goes where the page around it left its place: a name typed as that place's
+    markup is shown as typed, and the sheet is drawn once, in its place."""
+    character.__class__.objects.filter(pk=character.pk).update(name="<!-- sheet body -->")
+    client.force_login(player)
+    page = body(client, character)
+    assert "<title>&lt;!-- sheet body --&gt; · Altherion</title>" in page
+    assert page.count('data-version="1"') == 1 and page.index("<title>") < page.index(
+        "data-version"
+    )
