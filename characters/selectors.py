@@ -141,6 +141,14 @@ def character_get_for_sheet(*, user, pk: int) -> Character:
     return character
 
 
+def character_skills(character: Character) -> list[CharacterSkill]:
+    """The character's skill rows: its prefetched ones, else one query compiled once."""
+    prefetched = getattr(character, "_prefetched_objects_cache", {}).get("skills")
+    if prefetched is not None:
+        return list(prefetched)
+    return _SKILLS.objects(character.pk)
+
+
 def _prefetched(character: Character, relation: str, rows: list) -> None:
     """What `prefetch_related(relation)` would have left: `.<relation>.all()` reads `rows`."""
     queryset = getattr(character, relation).all()

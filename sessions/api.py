@@ -157,7 +157,7 @@ class RollList(TableView, generics.ListAPIView):
             play_session=play_session,
         )
         # The roll as stored (a replay's with its character and roller): nothing is read again.
-        return Response(s.RollOut(roll).data, status=201 if roll.created else 200)
+        return Response(s.roll_out(roll), status=201 if roll.created else 200)
 
 
 class RollDetail(TableView):
@@ -169,7 +169,7 @@ class RollDetail(TableView):
         roll = selectors.roll_get_for_user(campaign=self.campaign, user=request.user, pk=pk)
         if roll is None:
             raise Http404
-        return Response(s.RollOut(roll).data)
+        return Response(s.roll_out(roll))
 
 
 class RollConsequence(TableView):

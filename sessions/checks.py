@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from characters.models import Character, SpecialState
+from characters.selectors import character_skills
 from characters.services import rule_error_to_validation_error
 from rules import morale as rules_morale
 from rules import reference
@@ -268,7 +269,7 @@ def _npc_characteristic(request: RollRequest) -> int:
 
 
 def _skill_rows(character: Character) -> dict[str, Any]:
-    return {row.key: row for row in character.skills.all()}
+    return {row.key: row for row in character_skills(character)}
 
 
 def _skill_level(request: RollRequest, character: Character) -> int:

@@ -136,6 +136,35 @@ class RollOut(serializers.Serializer):
         return roll.rolled_by.get_username() if roll.rolled_by_id else None
 
 
+_MOMENT = serializers.DateTimeField()
+
+
+def roll_out(roll) -> dict:
+    """`RollOut(roll).data` as a plain dict (the documented shape, without building a serializer
+    and its nineteen fields for every roll: the table's busiest answer)."""
+    return {
+        "id": roll.pk,
+        "play_session": roll.play_session_id,
+        "arc": roll.arc_id,
+        "character": roll.character_id,
+        "character_name": roll.character.name if roll.character_id else None,
+        "rolled_by": roll.rolled_by.get_username() if roll.rolled_by_id else None,
+        "created_at": _MOMENT.to_representation(roll.created_at),
+        "visibility": str(roll.visibility),
+        "characteristic": str(roll.characteristic),
+        "skills": [str(skill) for skill in roll.skills],
+        "label": str(roll.label),
+        "inputs": roll.inputs,
+        "breakdown": roll.breakdown,
+        "outcome": str(roll.outcome),
+        "total": int(roll.total),
+        "target": int(roll.target),
+        "margin": int(roll.margin),
+        "zone": bool(roll.zone),
+        "consequences": [str(kind) for kind in roll.consequences],
+    }
+
+
 class EventOut(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
