@@ -18,7 +18,6 @@ import hashlib
 from pathlib import Path
 
 from django.conf import settings
-from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
 from common import content_cache
@@ -97,15 +96,10 @@ def with_csrf(text: str, token: str) -> str:
     return text.replace(CSRF_PLACEHOLDER, token)
 
 
-def csrf_token(request) -> str:
-    """This request's CSRF token (masked once: a page's forms all carry the same one)."""
-    return get_token(request)
-
-
 def etag(body_key: str, shell_key_: str, request) -> str:
     """The page's validator: the body's and the shell's keys and this session's CSRF secret (the
     page carries a token of it), so a 304 never hands back a page whose forms would be refused.
-    `csrf_token(request)` has been asked first (it makes the secret of a new session)."""
+    `get_token(request)` has been asked first (it makes the secret of a new session)."""
     secret = request.META.get("CSRF_COOKIE", "")
     text = f"{body_key}:{shell_key_}:{secret}"
     return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
