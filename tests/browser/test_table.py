@@ -252,6 +252,8 @@ def test_fortune_asked_by_a_player_is_accepted_by_the_conteur_and_fatalite_spent
     # The log row comes first; the Moral panel is fetched again right after it.
     expect(joueur.locator('[data-personal="fortune"]').first).to_have_text("1", timeout=4000)
     joueur.set_viewport_size({"width": 390, "height": 844})
+    # The panel may still be swapped by the fetch that drew it: shoot it once the page is idle.
+    joueur.wait_for_load_state("networkidle")
     joueur.locator("#morale-panel").screenshot(path="/tmp/fortune-player-390.png")
 
 
