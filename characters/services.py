@@ -136,16 +136,7 @@ def _check_version(
         return
     if version > character.version:
         raise ValidationError({"version": "Version inconnue : rechargez la fiche."})
-    newer = (
-        CharacterChange.objects.filter(character=character, field__in=fields, version__gt=version)
-        .select_related("by")
-        .order_by("-version", "-pk")
-    )
-    seen: set[str] = set()
-    for change in newer:
-        if change.field in seen:
-            continue
-        seen.add(change.field)
+    for change in _newest_changes(character, fields, after=version):
         if asked is None or not _is_own_retry(character, change, asked, by):
             raise SheetConflict(
                 field=change.field,
@@ -154,6 +145,20 @@ def _check_version(
                 at=change.at,
                 version=character.version,
             )
+
+
+def _newest_changes(character: Character, fields: list[str], *, after: int) -> list:
+    """Each field's newest change after version `after`, newest first: one row per field read
+    (a sheet's history grows all campaign long, a stale edit must not read it all)."""
+    newer = (
+        CharacterChange.objects.filter(character=character, version__gt=after)
+        .select_related("by")
+        .order_by("-version", "-pk")
+    )
+    found = [newer.filter(field=field).first() for field in dict.fromkeys(fields)]
+    return sorted(
+        (change for change in found if change is not None), key=lambda c: (-c.version, -c.pk)
+    )
 
 
 def _is_own_retry(character: Character, change: CharacterChange, asked: dict, by) -> bool:

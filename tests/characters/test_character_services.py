@@ -70,6 +70,41 @@ def test_stale_edits_of_different_fields_both_succeed(character, player, storyte
     assert (character.strength, character.fortune, character.version) == (4, 2, 3)
 
 
+def test_a_stale_edit_after_a_long_history_names_the_newest_change_reading_one_row_per_field(
+    character, player, storyteller, django_assert_max_num_queries
+):
+    for value in range(1, 60):  # a campaign's worth of edits of the same fields
+        character_update(
+            character=character,
+            changes={"karma": value % 10, "fortune": value % 3},
+            version=None,
+            by=player,
+        )
+    character_update(character=character, changes={"karma": 7}, version=None, by=storyteller)
+    character.refresh_from_db()
+    read = []
+
+    def count(execute, sql, params, many, context):
+        if "characters_characterchange" in sql:
+            read.append(sql)
+        return execute(sql, params, many, context)
+
+    from django.db import connection
+
+    with (
+        connection.execute_wrapper(count),
+        django_assert_max_num_queries(6),  # savepoint, lock, a read per field, rollback
+        pytest.raises(SheetConflict) as caught,
+    ):
+        character_update(
+            character=character, changes={"karma": 5, "fortune": 1}, version=2, by=player
+        )
+    conflict = caught.value
+    assert (conflict.field, conflict.by, conflict.version) == ("karma", storyteller, 61)
+    assert conflict.current_value == character.karma
+    assert len(read) == 2 and all("LIMIT 1" in sql for sql in read)
+
+
 def test_a_version_from_the_future_is_refused(character, player):
     with pytest.raises(ValidationError):
         character_update_field(character=character, field="fortune", value=1, version=9, by=player)
