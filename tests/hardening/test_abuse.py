@@ -140,6 +140,28 @@ def test_a_token_and_the_session_of_one_user_share_one_budget_other_users_do_not
 
 
 @pytest.mark.django_db
+def test_the_window_opens_with_the_first_request_and_retry_after_counts_down_to_its_end(
+    low_rates, player, monkeypatch
+):
+    from django.core.cache import cache
+
+    from common.throttles import UserRateThrottle as Counted
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(Counted, "timer", staticmethod(lambda: clock[0]))
+    api = APIClient()
+    api.force_login(player)
+    for _ in range(3):
+        assert api.get("/api/campaigns/").status_code == 200
+        clock[0] += 15
+    response = api.get("/api/campaigns/")  # 45 s after the first: 15 s left in its minute
+    assert response.status_code == 429
+    assert response["Retry-After"] == "15"
+    # One integer per client and window, whatever the rate: not the list of every request.
+    assert cache.get(f"throttle-count_user_{player.pk}") == 4
+
+
+@pytest.mark.django_db
 def test_anonymous_clients_are_throttled_per_address(low_rates, monkeypatch):
     # Most of the API refuses anonymous clients before counting them (401); the schema is open.
     monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "1/min"})
