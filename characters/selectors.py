@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.db.models import BooleanField, CharField, F, IntegerField, Prefetch, QuerySet, Value
+from django.db.models import BooleanField, CharField, F, IntegerField, QuerySet, Value
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
@@ -207,10 +207,6 @@ def characters_for_campaign(*, campaign: Campaign, user) -> list[Character]:
 def characters_for_user(*, user) -> QuerySet[Character]:
     """Every character in the campaigns the user belongs to (for the API list)."""
     return sheet_queryset().filter(campaign__memberships__user=user).distinct()
-
-
-def history_prefetch() -> Prefetch:
-    return Prefetch("changes", queryset=CharacterChange.objects.select_related("by"))
 
 
 PROBE_FIELDS = (
