@@ -61,6 +61,8 @@ class Load:
             "p99": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
             "errors": sum(part["errors"] for part in parts),
             "statuses": statuses,
+            "wall": wall,
+            "latencies": latencies,
         }
 
     def _run_forked(self, processes: int) -> list[dict]:
@@ -156,6 +158,31 @@ class Load:
                 shared["errors"] += 1
                 if shared["errors"] <= 3:
                     print(f"  {what} → {status}: {data[:200]!r}")
+
+
+def merged(runs: list[dict]) -> dict:
+    """Several runs of one load as one: req/s over their summed time, p50 and p99 of all their
+    latencies, errors and statuses added up."""
+    latencies = sorted(x for run in runs for x in run["latencies"])
+    statuses: dict[int, int] = {}
+    for run in runs:
+        for status, count in run["statuses"].items():
+            statuses[status] = statuses.get(status, 0) + count
+    return {
+        "requests": len(latencies),
+        "rps": len(latencies) / sum(run["wall"] for run in runs),
+        "p50": 1000 * statistics.median(latencies),
+        "p99": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+        "errors": sum(run["errors"] for run in runs),
+        "statuses": statuses,
+    }
+
+
+def median_ratio(runs: list[dict], floors: list[dict]) -> float:
+    """The median of each run's throughput over that of the floor run of the same round."""
+    return statistics.median(
+        run["rps"] / floor["rps"] for run, floor in zip(runs, floors, strict=True)
+    )
 
 
 def tree_cpu_seconds(pid: int) -> float | None:

@@ -29,6 +29,8 @@ def cells(row: dict, floors: dict[str, dict]) -> list[str]:
     if "rps" in row:
         floor = floors.get(row.get("floor") or "")
         ratio = f"{row['rps'] / floor['rps']:.2f}" if floor else "1 (plancher)"
+        if "ratio" in row:  # measured in rounds against the floor of each (bench/sheet.py)
+            ratio = f"{row['ratio']:.2f}"
         errors = f" ({row['errors']} erreurs)" if row.get("errors") else ""
         return [
             row["name"] + errors,

@@ -9,8 +9,10 @@ shows an older version counts as an error (a cache that is never invalidated can
 The shared cache is Redis, as in production (BENCH_REDIS_URL, emptied first), so the workers
 share what one of them rendered. Before the loads, the reads from the cache and on a miss, and a
 PATCH, are measured in-process (bench/_sheet_cost.py): CPU time and SQL statements.
+The five loads take turns in BENCH_ROUNDS rounds (4) of BENCH_SECONDS / rounds each, and each
+ratio to the floor is the median of its rounds' ratios to the floor of the same round.
 Prints requests/s, p50 and p99 of each and the ratios to the floor. Settings: BENCH_SECONDS (8),
-BENCH_CONCURRENCY (8), BENCH_WORKERS (2), BENCH_DATABASE_URL
+BENCH_ROUNDS (4), BENCH_CONCURRENCY (8), BENCH_WORKERS (2), BENCH_DATABASE_URL
 (postgres://postgres@127.0.0.1:5432/altherion_bench), BENCH_REDIS_URL (redis://127.0.0.1:6379/12).
 """
 
@@ -34,6 +36,10 @@ from _report import emit  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
+# Each load runs in ROUNDS slices of SECONDS / ROUNDS, the five loads taking turns, and each ratio
+# is the median of its rounds' ratios to the floor of the same round: a machine whose speed
+# drifts during the run (a shared host) moves the floor and the target together.
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "4"))
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "8"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 MAX_REQUESTS = 20_000  # per target: the load is bounded whatever the machine
@@ -186,14 +192,14 @@ def shown_version(body: bytes) -> int:
 
 
 def load(
-    port: int, path: str, headers: dict[str, str], writer: Writer | None = None
+    port: int, path: str, headers: dict[str, str], writer: Writer | None = None, seconds=SECONDS
 ) -> dict[str, float]:
-    """Hit `path` from CONCURRENCY threads for SECONDS (at most MAX_REQUESTS in all); with a
+    """Hit `path` from CONCURRENCY threads for `seconds` (at most MAX_REQUESTS in all); with a
     `writer`, one request in 20 is a write and every read is checked against the last one."""
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()
-    stop_at = time.monotonic() + SECONDS
+    stop_at = time.monotonic() + seconds
     budget = [MAX_REQUESTS]
 
     def worker() -> None:
@@ -247,14 +253,33 @@ def load(
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - started
-    latencies.sort()
-    return {
-        "requests": len(latencies),
-        "errors": errors,
-        "rps": len(latencies) / elapsed,
-        "p50": statistics.median(latencies) * 1000,
-        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
-    }
+    return {"latencies": latencies, "errors": errors, "elapsed": elapsed}
+
+
+def in_rounds(port: int, targets: list[tuple]) -> dict[str, dict[str, float]]:
+    """Each target's load in ROUNDS turns (`targets[0]` the floor): label → requests, errors,
+    req/s, p50 and p99 over all its rounds, and `ratio`, the median of its rounds' throughput
+    ratios to the floor of the same round."""
+    slices: dict[str, list[dict]] = {label: [] for label, *_ in targets}
+    for _ in range(ROUNDS):
+        for label, path, headers, *write in targets:
+            slices[label].append(load(port, path, headers, *write, seconds=SECONDS / ROUNDS))
+    floor = [len(r["latencies"]) / r["elapsed"] for r in slices[targets[0][0]]]
+    results = {}
+    for label, rounds in slices.items():
+        latencies = sorted(x for r in rounds for x in r["latencies"])
+        rates = [len(r["latencies"]) / r["elapsed"] for r in rounds]
+        results[label] = {
+            "requests": len(latencies),
+            "errors": sum(r["errors"] for r in rounds),
+            "rps": len(latencies) / sum(r["elapsed"] for r in rounds),
+            "p50": statistics.median(latencies) * 1000,
+            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+            "ratio": statistics.median(
+                rate / base for rate, base in zip(rates, floor, strict=True)
+            ),
+        }
+    return results
 
 
 def main() -> int:
@@ -304,14 +329,12 @@ def main() -> int:
             f" · PostgreSQL · character with 20 skills and 50 history rows"
         )
         print(f"{'target':<22}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
-        results = {}
         writer = Writer(port, seed["character"], seed["writer"])
         mixed = [
             (f"{label} (mixed)", path, headers, writer) for label, path, headers in targets[1:]
         ]
-        for label, path, headers, *write in [*targets, *mixed]:
-            result = load(port, path, headers, *write)
-            results[label] = result
+        results = in_rounds(port, [*targets, *mixed])
+        for label, result in results.items():
             print(
                 f"{label:<22}{result['rps']:>10.1f}{result['p50']:>10.1f}"
                 f"{result['p99']:>10.1f}{result['errors']:>8}"
@@ -331,6 +354,7 @@ def main() -> int:
                     "name": names[label],
                     "floor": None if label == "floor (minimal view)" else floor_name,
                     **{k: r[k] for k in ("rps", "p50", "p99", "errors")},
+                    **({} if label == "floor (minimal view)" else {"ratio": r["ratio"]}),
                 }
                 for label, r in results.items()
             )
@@ -338,7 +362,8 @@ def main() -> int:
         for label in ("sheet page", "API detail", "sheet page (mixed)", "API detail (mixed)"):
             result = results[label]
             print(
-                f"ratio {label}/floor: throughput {result['rps'] / floor['rps']:.2f}×, "
+                f"ratio {label}/floor: throughput {result['ratio']:.2f}× (median of {ROUNDS}"
+                f" rounds), "
                 f"p50 {result['p50'] / floor['p50']:.1f}×, p99 {result['p99'] / floor['p99']:.1f}×"
             )
         return 1 if any(r["errors"] for r in results.values()) else 0

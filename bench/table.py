@@ -14,7 +14,10 @@ bounded closed-loop loads (bench/_load.py: client threads in a few forked proces
 - poll: GET /campaigns/<id>/table/poll/?after=<cursor> by 50 open pages (session cookies), each
   following its own cursor while a player keeps rolling, as the table page does.
 
-Prints req/s, p50 and p99 of each and their ratios to the floor, then whether the server keeps
+The floor, the rolls and the poll loop take turns in BENCH_ROUNDS rounds (4); each ratio to the
+floor is the median of its rounds' ratios to the floor of the same round, so that a machine
+whose speed drifts during the run moves both together. Prints req/s, p50 and p99 of each and
+their ratios to the floor, then whether the server keeps
 up with 50 pages polling every 1.5 s (capacity above the demand, p99 below the poll interval),
 and the capacity row: the most open pages held, each step with the CPU each poll cost the
 server and the clients. Before the loads, one roll POST and each kind of poll are measured
@@ -24,6 +27,7 @@ BEGIN, COMMIT and the token's included) and their CPU time.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -40,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))  # the sheet bench's settings and floor view
-from _load import Load, tree_cpu_seconds  # noqa: E402
+from _load import Load, median_ratio, merged, tree_cpu_seconds  # noqa: E402
 from _poll_cost import poll_costs  # noqa: E402
 from _report import emit  # noqa: E402
 
@@ -70,6 +74,8 @@ CAPACITY_STEPS = tuple(
 )
 CAPACITY_SECONDS = float(os.environ.get("BENCH_CAPACITY_SECONDS", "9"))
 CAPACITY_P99_MS = 250
+# The floor, the rolls and the poll loop take turns in this many rounds (BENCH_ROUNDS).
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "4"))
 ROLL_SAMPLES = 50  # roll POSTs measured in-process (statements, CPU), after a few to warm up
 
 
@@ -202,6 +208,29 @@ def start_server(port: int) -> subprocess.Popen:
             time.sleep(0.2)
     process.terminate()
     raise SystemExit("gunicorn did not start")
+
+
+@contextlib.contextmanager
+def rolling(port: int, roll):
+    """One player rolling in the background, about 5 rolls a second, while the pages poll."""
+    stop = threading.Event()
+
+    def keep_rolling():
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        while not stop.is_set():
+            method, path, body, headers = roll(0, {})
+            conn.request(method, path, body=body, headers=headers)
+            conn.getresponse().read()
+            time.sleep(0.2)
+        conn.close()
+
+    roller = threading.Thread(target=keep_rolling)
+    roller.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        roller.join()
 
 
 def roll_cost(roll) -> dict:
@@ -373,32 +402,23 @@ def main() -> int:
 
         cost = roll_cost(roll)
         polls = poll_costs(data, roll, newest_event)
-        results = {"floor": Load(port, OPEN_PAGES, FLOOR_REQUESTS, floor).run()}
-        results["rolls"] = Load(port, ROLLERS * 2, ROLL_REQUESTS, roll).run()
-        # While the 50 pages poll, one player keeps rolling (about 5 rolls a second).
-        stop = threading.Event()
-        background = Load(port, 1, 10**9, roll)
-
-        def keep_rolling():
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            while not stop.is_set():
-                method, path, body, headers = roll(0, {})
-                conn.request(method, path, body=body, headers=headers)
-                conn.getresponse().read()
-                time.sleep(0.2)
-            conn.close()
-
-        roller = threading.Thread(target=keep_rolling)
-        roller.start()
-        opened_at = [newest_event()]  # read here: client threads never touch the database
-        results["poll"] = Load(port, OPEN_PAGES, POLL_REQUESTS, poll).run()
-        opened_at[0] = newest_event()
-        until = time.monotonic() + LIVE_SECONDS
-        live = Load(port, OPEN_PAGES, 10**9, poll, interval=POLL_INTERVAL, until=until)
-        results["live"] = live.run()
-        stop.set()
-        roller.join()
-        del background
+        # The floor, the rolls and the poll in a loop take turns, ROUNDS times; each ratio is the
+        # median of its rounds' ratios to the floor of the same round.
+        runs: dict[str, list[dict]] = {"floor": [], "rolls": [], "poll": []}
+        opened_at = [0]
+        for _ in range(ROUNDS):
+            runs["floor"].append(Load(port, OPEN_PAGES, FLOOR_REQUESTS // ROUNDS, floor).run())
+            runs["rolls"].append(Load(port, ROLLERS * 2, ROLL_REQUESTS // ROUNDS, roll).run())
+            with rolling(port, roll):
+                opened_at[0] = newest_event()  # here: client threads never touch the database
+                runs["poll"].append(Load(port, OPEN_PAGES, POLL_REQUESTS // ROUNDS, poll).run())
+        results = {name: merged(parts) for name, parts in runs.items()}
+        ratios = {name: median_ratio(runs[name], runs["floor"]) for name in ("rolls", "poll")}
+        with rolling(port, roll):
+            opened_at[0] = newest_event()
+            until = time.monotonic() + LIVE_SECONDS
+            live = Load(port, OPEN_PAGES, 10**9, poll, interval=POLL_INTERVAL, until=until)
+            results["live"] = live.run()
         print(f"capacité : pages ouvertes (poll toutes les {POLL_INTERVAL} s, 1 jet par seconde)")
         held = pages_held(port, server, data, roll, newest_event)
     finally:
@@ -418,7 +438,7 @@ def main() -> int:
         "live": f"poll réel ({OPEN_PAGES} pages, toutes les {POLL_INTERVAL} s)",
     }
     for name, result in results.items():
-        ratio = result["rps"] / base["rps"]
+        ratio = ratios.get(name, result["rps"] / base["rps"])
         slower = result["p50"] / base["p50"]
         print(
             f"{labels[name]:38} {result['rps']:8.0f} {result['p50']:8.1f} {result['p99']:8.1f}"
@@ -437,6 +457,7 @@ def main() -> int:
                 "name": names[name],
                 "floor": None if name == "floor" else floor_name,
                 **{k: r[k] for k in ("rps", "p50", "p99", "errors")},
+                **({"ratio": ratios[name]} if name in ratios else {}),
             }
             for name, r in results.items()
         )
