@@ -49,21 +49,7 @@ class Load:
         else:
             parts = self._run_forked(processes)
         wall = time.perf_counter() - start
-        latencies = sorted(x for part in parts for x in part["latencies"])
-        statuses: dict[int, int] = {}
-        for part in parts:
-            for status, count in part["statuses"].items():
-                statuses[status] = statuses.get(status, 0) + count
-        return {
-            "requests": len(latencies),
-            "rps": len(latencies) / wall,
-            "p50": 1000 * statistics.median(latencies),
-            "p99": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
-            "errors": sum(part["errors"] for part in parts),
-            "statuses": statuses,
-            "wall": wall,
-            "latencies": latencies,
-        }
+        return summary(parts, wall)
 
     def _run_forked(self, processes: int) -> list[dict]:
         context = multiprocessing.get_context("fork")
@@ -160,22 +146,29 @@ class Load:
                     print(f"  {what} → {status}: {data[:200]!r}")
 
 
-def merged(runs: list[dict]) -> dict:
-    """Several runs of one load as one: req/s over their summed time, p50 and p99 of all their
-    latencies, errors and statuses added up."""
-    latencies = sorted(x for run in runs for x in run["latencies"])
+def summary(parts: list[dict], wall: float) -> dict:
+    """The figures of a load whose `parts` (each with its latencies in seconds, errors and
+    statuses) took `wall` seconds: requests, req/s, p50 and p99 (ms), errors, statuses."""
+    latencies = sorted(x for part in parts for x in part["latencies"])
     statuses: dict[int, int] = {}
-    for run in runs:
-        for status, count in run["statuses"].items():
+    for part in parts:
+        for status, count in part.get("statuses", {}).items():
             statuses[status] = statuses.get(status, 0) + count
     return {
         "requests": len(latencies),
-        "rps": len(latencies) / sum(run["wall"] for run in runs),
+        "rps": len(latencies) / wall,
         "p50": 1000 * statistics.median(latencies),
         "p99": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
-        "errors": sum(run["errors"] for run in runs),
+        "errors": sum(part["errors"] for part in parts),
         "statuses": statuses,
+        "wall": wall,
+        "latencies": latencies,
     }
+
+
+def merged(runs: list[dict]) -> dict:
+    """Several runs of one load, one after the other, as one: req/s over their summed time."""
+    return summary(runs, sum(run["wall"] for run in runs))
 
 
 def median_ratio(runs: list[dict], floors: list[dict]) -> float:

@@ -22,7 +22,6 @@ import http.client
 import json
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -31,6 +30,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _load import median_ratio, merged, summary  # noqa: E402
 from _report import emit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,7 +199,6 @@ def load(
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()
-    stop_at = time.monotonic() + seconds
     budget = [MAX_REQUESTS]
 
     def worker() -> None:
@@ -247,13 +246,13 @@ def load(
             raise SystemExit(f"{path} answered {status.status} during warm-up")
         conn.close()
     started = time.monotonic()
+    stop_at = started + seconds  # after the warm-up: each slice loads for `seconds`
     threads = [threading.Thread(target=worker) for _ in range(CONCURRENCY)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    elapsed = time.monotonic() - started
-    return {"latencies": latencies, "errors": errors, "elapsed": elapsed}
+    return summary([{"latencies": latencies, "errors": errors}], time.monotonic() - started)
 
 
 def in_rounds(port: int, targets: list[tuple]) -> dict[str, dict[str, float]]:
@@ -264,22 +263,11 @@ def in_rounds(port: int, targets: list[tuple]) -> dict[str, dict[str, float]]:
     for _ in range(ROUNDS):
         for label, path, headers, *write in targets:
             slices[label].append(load(port, path, headers, *write, seconds=SECONDS / ROUNDS))
-    floor = [len(r["latencies"]) / r["elapsed"] for r in slices[targets[0][0]]]
-    results = {}
-    for label, rounds in slices.items():
-        latencies = sorted(x for r in rounds for x in r["latencies"])
-        rates = [len(r["latencies"]) / r["elapsed"] for r in rounds]
-        results[label] = {
-            "requests": len(latencies),
-            "errors": sum(r["errors"] for r in rounds),
-            "rps": len(latencies) / sum(r["elapsed"] for r in rounds),
-            "p50": statistics.median(latencies) * 1000,
-            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
-            "ratio": statistics.median(
-                rate / base for rate, base in zip(rates, floor, strict=True)
-            ),
-        }
-    return results
+    floors = slices[targets[0][0]]
+    return {
+        label: {**merged(rounds), "ratio": median_ratio(rounds, floors)}
+        for label, rounds in slices.items()
+    }
 
 
 def main() -> int:
