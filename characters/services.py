@@ -147,7 +147,9 @@ def _check_version(
             )
 
 
-def _newest_changes(character: Character, fields: list[str], *, after: int) -> list:
+def _newest_changes(
+    character: Character, fields: list[str], *, after: int
+) -> list[CharacterChange]:
     """Each field's newest change after version `after`, newest first: one row per field read
     (a sheet's history grows all campaign long, a stale edit must not read it all)."""
     newer = (

@@ -45,8 +45,9 @@ class _Counted(throttling.SimpleRateThrottle):
             return self.cache.incr(self.key)
         except ValueError:  # no window open for this client: this request opens one
             self.cache.add(f"{self.key}:since", self.now, self.duration)
-            self.cache.add(self.key, 0, self.duration)
-            return self.cache.incr(self.key)
+            if self.cache.add(self.key, 1, self.duration):
+                return 1
+            return self.cache.incr(self.key)  # another process opened it meanwhile
 
     def wait(self) -> float:
         """Seconds until the client's window closes (and its count starts again)."""

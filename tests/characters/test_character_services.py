@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 from campaigns.models import Species
 from characters.models import CharacterChange
@@ -88,8 +89,6 @@ def test_a_stale_edit_after_a_long_history_names_the_newest_change_reading_one_r
         if "characters_characterchange" in sql:
             read.append(sql)
         return execute(sql, params, many, context)
-
-    from django.db import connection
 
     with (
         connection.execute_wrapper(count),

@@ -3,12 +3,14 @@
 import json
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from campaigns.models import Arc, Campaign
+from common.throttles import UserRateThrottle as CountedUserThrottle
 
 PASSWORD = "correct-horse-battery"
 LOGIN = "/accounts/login/"
@@ -143,12 +145,8 @@ def test_a_token_and_the_session_of_one_user_share_one_budget_other_users_do_not
 def test_the_window_opens_with_the_first_request_and_retry_after_counts_down_to_its_end(
     low_rates, player, monkeypatch
 ):
-    from django.core.cache import cache
-
-    from common.throttles import UserRateThrottle as Counted
-
     clock = [1_000_000.0]
-    monkeypatch.setattr(Counted, "timer", staticmethod(lambda: clock[0]))
+    monkeypatch.setattr(CountedUserThrottle, "timer", staticmethod(lambda: clock[0]))
     api = APIClient()
     api.force_login(player)
     for _ in range(3):
