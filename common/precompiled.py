@@ -6,6 +6,9 @@ queryset once with marker values, keeps its SQL and what the ORM needs to turn r
 objects (the selected columns, the related rows' populators, the annotations, the converters),
 then runs that SQL with the real values: the same model instances the queryset gives, its
 `select_related` objects and annotations included (tests/common/test_precompiled.py compares).
+
+`insert_pair` does the same for the table's busiest write: a new row and the new row that names
+it (a roll and its log line) in one INSERT statement, its SQL built once.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from django.db.models.signals import post_save, pre_save
+from django.db.models.sql import InsertQuery
 
 
 @dataclass(frozen=True)
@@ -108,3 +113,75 @@ class Precompiled:
                 setattr(obj, name, row[position])
             found.append(obj)
         return found
+
+
+# --- two new rows in one statement ------------------------------------------------------------
+
+_PAIR_SQL: dict[tuple, tuple[str, list, list]] = {}
+
+
+def _insert_sql(model, connection) -> tuple[str, list]:
+    """`INSERT INTO <table> (<columns>) VALUES (%s, …)` for every concrete field but the key."""
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    query = InsertQuery(model)
+    query.insert_values(fields, [model()])
+    sql, _params = query.get_compiler(connection=connection).as_sql()[0]
+    return sql, fields
+
+
+def _pair_sql(parent_model, child_model, link: str, connection) -> tuple[str, list, list]:
+    key = (parent_model, child_model, link, connection.vendor)
+    found = _PAIR_SQL.get(key)
+    if found is None:
+        quote = connection.ops.quote_name
+        parent_sql, parent_fields = _insert_sql(parent_model, connection)
+        child_sql, child_fields = _insert_sql(child_model, connection)
+        parent_key, linked = quote(parent_model._meta.pk.column), child_model._meta.get_field(link)
+        # The child's link takes the parent's new key: its placeholder becomes a subquery.
+        head, values = child_sql.split(" VALUES ", 1)
+        holders = [p.strip() for p in values.strip()[1:-1].split(",")]
+        if len(holders) != len(child_fields):
+            raise RuntimeError(f"Unexpected placeholders in {child_sql!r}")
+        at = next(i for i, f in enumerate(child_fields) if f.attname == linked.attname)
+        holders[at] = f"(SELECT {parent_key} FROM parent)"
+        found = (
+            f"WITH parent AS ({parent_sql} RETURNING {parent_key}) "
+            f"{head} VALUES ({', '.join(holders)}) "
+            f"RETURNING {quote(linked.column)}, {quote(child_model._meta.pk.column)}",
+            parent_fields,
+            [f for f in child_fields if f.attname != linked.attname],
+        )
+        _PAIR_SQL[key] = found
+    return found
+
+
+def _prepared(obj, fields, connection) -> list:
+    return [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+
+
+def insert_pair(parent: Model, child: Model, link: str, using: str = "default") -> None:
+    """Save two new rows: `parent`, then `child` whose foreign key `link` names it — one
+    statement on PostgreSQL (the parent's INSERT in a WITH), two saves elsewhere. Either way as
+    `save()` does it: pre_save/post_save sent, `created_at`-like fields filled, keys set
+    (tests/common/test_precompiled.py compares the rows with two saves')."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        parent.save(using=using)
+        setattr(child, link, parent)
+        child.save(using=using)
+        return
+    sql, parent_fields, child_fields = _pair_sql(type(parent), type(child), link, connection)
+    for obj in (parent, child):
+        pre_save.send(type(obj), instance=obj, raw=False, using=using, update_fields=None)
+    values = _prepared(parent, parent_fields, connection) + _prepared(
+        child, child_fields, connection
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        parent.pk, child.pk = cursor.fetchone()
+    setattr(child, link, parent)
+    for obj in (parent, child):
+        obj._state.adding, obj._state.db = False, using
+        post_save.send(
+            type(obj), instance=obj, created=True, update_fields=None, raw=False, using=using
+        )

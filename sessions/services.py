@@ -25,6 +25,7 @@ from django.utils import timezone
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
+from common import precompiled
 from rules import experience as rules_xp
 from rules import morale as rules_morale
 from rules import reference
@@ -168,7 +169,7 @@ def _roll_and_pay(
     morale_events = _roll_pay(
         pool=pool, members=members, character=character, request=request, changes=changes, by=by
     )
-    roll = _roll_store(
+    roll = _roll_made(
         campaign=campaign,
         pool=pool,
         play_session=play_session,
@@ -216,7 +217,7 @@ def _roll_pay(
     return events
 
 
-def _roll_store(
+def _roll_made(
     *,
     campaign: Campaign,
     pool: MoralePool,
@@ -230,10 +231,10 @@ def _roll_store(
     digest: str,
     rng: RandomSource | None,
 ) -> Roll:
-    """Roll the prepared check with the rules engine and store it with its breakdown, in the
-    campaign's open arc (read with the table's lock, `rolls.open_arc_id`)."""
+    """Roll the prepared check with the rules engine: the roll with its breakdown, in the
+    campaign's open arc (read with the table's lock, `rolls.open_arc_id`), not saved yet."""
     breakdown = roll_check(prepared.check, rng)
-    return Roll.objects.create(
+    return Roll(
         campaign=campaign,
         play_session=play_session,
         arc_id=pool.open_arc_id,
@@ -263,18 +264,19 @@ def _roll_log(
     pool: MoralePool,
     morale_events: list[rules_morale.MoraleEvent],
 ) -> TableEvent:
-    """Log the roll, then what it spent of the Moral (if anything). Returns the roll's line."""
+    """Store the roll with its log line (one statement), then log what it spent of the Moral
+    (if anything). Returns the roll's line."""
     character = roll.character
     who = character.name if character is not None else (request.label or "PNJ")
-    event = writes.log_event(
+    event = writes.log_line(
         campaign_id=roll.campaign_id,
         kind=TableEventKind.ROLL,
         summary=rolls.roll_summary(roll, who),
         by=by,
         visibility=roll.visibility,
         character=character,
-        roll=roll,
     )
+    precompiled.insert_pair(roll, event, "roll")
     if morale_events:
         writes.log_morale(
             campaign_id=roll.campaign_id,

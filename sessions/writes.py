@@ -123,7 +123,7 @@ def morale_write(
         sheet_write(character, changes, by)
 
 
-def log_event(
+def log_line(
     *,
     campaign_id: int,
     kind: str,
@@ -134,8 +134,8 @@ def log_event(
     roll: Roll | None = None,
     payload: dict[str, Any] | None = None,
 ) -> TableEvent:
-    """Add one line to the table's log."""
-    return TableEvent.objects.create(
+    """One line of the table's log, not saved yet."""
+    return TableEvent(
         campaign_id=campaign_id,
         kind=kind,
         visibility=visibility,
@@ -145,6 +145,13 @@ def log_event(
         summary=summary[:500],
         payload=payload or {},
     )
+
+
+def log_event(**line: Any) -> TableEvent:
+    """Add one line to the table's log (`log_line`'s arguments)."""
+    event = log_line(**line)
+    event.save()
+    return event
 
 
 def log_morale(
