@@ -163,7 +163,7 @@ def insert_pair(parent: Model, child: Model, link: str, using: str = "default") 
     """Save two new rows: `parent`, then `child` whose foreign key `link` names it — one
     statement on PostgreSQL (the parent's INSERT in a WITH), two saves elsewhere. Either way as
     `save()` does it: pre_save/post_save sent, `created_at`-like fields filled, keys set
-    (tests/common/test_precompiled.py compares the rows with two saves')."""
+    (tests/sessions/test_lean_writes.py compares the rows with two saves')."""
     connection = connections[using]
     if connection.vendor != "postgresql":
         parent.save(using=using)
