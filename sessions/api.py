@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
+from common import shared_fields
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.parsers import JSONParser
@@ -136,9 +137,7 @@ class RollList(TableView, generics.ListAPIView):
         },
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        serializer = s.RollIn(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = shared_fields.validated(s.RollIn, request.data)
         key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
         play_session = None
         if data.get("play_session"):
@@ -150,7 +149,7 @@ class RollList(TableView, generics.ListAPIView):
         roll = services.roll_create(
             campaign=self.campaign,
             by=request.user,
-            request=serializer.roll_request(),
+            request=s.roll_request(data),
             character_id=data.get("character"),
             idempotency_key=(key or uuid.uuid4().hex)[:64],
             visibility=data["visibility"],

@@ -87,12 +87,17 @@ class CheckIn(serializers.Serializer):
     )
 
     def roll_request(self) -> RollRequest:
-        data = dict(self.validated_data)
-        for name in ("character", "visibility", "idempotency_key", "play_session"):
-            data.pop(name, None)
-        data["skills"] = tuple(data["skills"])
-        data["injuries"] = tuple(data["injuries"])
-        return RollRequest(**data)
+        return roll_request(self.validated_data)
+
+
+def roll_request(validated: dict) -> RollRequest:
+    """The check a validated `CheckIn` (or `RollIn`) body asks for."""
+    data = dict(validated)
+    for name in ("character", "visibility", "idempotency_key", "play_session"):
+        data.pop(name, None)
+    data["skills"] = tuple(data["skills"])
+    data["injuries"] = tuple(data["injuries"])
+    return RollRequest(**data)
 
 
 class RollIn(CheckIn):
