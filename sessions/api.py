@@ -249,7 +249,7 @@ class Odds(TableView):
             character = characters.get(pk)
             if character is None:
                 raise Http404
-        declared = serializer.roll_request()
+        declared = s.roll_request(serializer.validated_data)
         prepared = check_prepare(
             request=declared,
             character=character,

@@ -86,9 +86,6 @@ class CheckIn(serializers.Serializer):
         help_text="Une capacité élargit l'échec critique : jusqu'à cette face (1 sans capacité).",
     )
 
-    def roll_request(self) -> RollRequest:
-        return roll_request(self.validated_data)
-
 
 def roll_request(validated: dict) -> RollRequest:
     """The check a validated `CheckIn` (or `RollIn`) body asks for."""

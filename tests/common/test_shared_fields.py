@@ -1,6 +1,7 @@
 """A roll's body checked on fields built once (common/shared_fields.py) gives what a new RollIn
 gives: the same validated data, or the same errors, whatever the body."""
 
+from django.http import QueryDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
@@ -56,7 +57,5 @@ def test_a_valid_roll_body_is_taken_with_its_defaults_each_time_anew():
 
 
 def test_a_form_body_goes_through_a_new_serializer():
-    from django.http import QueryDict
-
     form = QueryDict("characteristic=strength&expertise=true")
     assert validated(RollIn, form)["expertise"] is True  # a query string's spelling of true
