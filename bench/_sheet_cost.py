@@ -3,8 +3,10 @@ API detail, from the cache and on a miss, and of a PATCH of one field — throug
 stack (middleware, session, user) with the bench's settings: PostgreSQL, the shared cache in
 Redis, DEBUG off. Run inside the bench's Django (`manage.py shell`); prints one JSON line.
 
-A miss is made by moving the sheet's version behind the services' back (a queryset update), so
-that nothing has refreshed the cache: what the first reader after another client's write pays.
+A miss is made by changing the sheet behind the services' back (a queryset update of its Karma and
+version, as the mixed load's writer does), so that nothing has refreshed the cache: what the first
+reader after another client's write pays; and with the cache emptied as well, the page drawn from
+nothing (every part of its body: characters/sheet_parts.py).
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ SAMPLES = 40
 
 def sheet_costs(seed: dict) -> dict[str, dict]:
     """kind → {"ms": mean CPU ms, "queries": most statements seen}."""
+    from django.core.cache import cache
     from django.db.models import F
     from django.test import Client
 
     from characters.models import Character
+    from common import content_cache
 
     pk = seed["character"]
     page = Client(HTTP_HOST="127.0.0.1")
@@ -31,7 +35,14 @@ def sheet_costs(seed: dict) -> dict[str, dict]:
     sheet, detail = f"/characters/{pk}/", f"/api/characters/{pk}/"
 
     def moved() -> None:
-        Character.objects.filter(pk=pk).update(version=F("version") + 1)
+        """Another client's write, as the mixed load's: the Karma and a new version."""
+        Character.objects.filter(pk=pk).update(karma=F("karma") + 1, version=F("version") + 1)
+
+    def forgotten() -> None:
+        """A miss of every part of the page: a new version, and nothing of it in the cache."""
+        moved()
+        cache.delete_pattern("sheet-part:*")  # the bench's cache is django-redis's
+        content_cache.clear_local()
 
     def patch():
         version = Character.objects.values_list("version", flat=True).get(pk=pk)
@@ -43,7 +54,10 @@ def sheet_costs(seed: dict) -> dict[str, dict]:
 
     return {
         "page de la fiche, en cache": measure(lambda: page.get(sheet)),
-        "page de la fiche, hors cache": measure(lambda: page.get(sheet), moved),
+        "page de la fiche, hors cache (une écriture du Karma)": measure(
+            lambda: page.get(sheet), moved
+        ),
+        "page de la fiche, hors cache (rien en cache)": measure(lambda: page.get(sheet), forgotten),
         "API : détail, en cache": measure(lambda: page.get(detail, **api)),
         "API : détail, hors cache": measure(lambda: page.get(detail, **api), moved),
         "API : PATCH d'un champ (BEGIN/COMMIT et jeton compris)": measure(patch),

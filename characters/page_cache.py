@@ -5,7 +5,9 @@ any of those is a new key, never a stale page. The CSRF token is put in after th
 is rendered with a placeholder); the page around it (navigation) is cached apart, per viewer and
 names, with a placeholder where the body goes — a write of the sheet draws its body again, not the
 page around it — and is drawn per request only when it has messages to show. A missing entry is
-rendered by one process at a time (`content_cache.get_or_render`).
+rendered by one process at a time (`content_cache.get_or_render`), glued from the parts of the
+body that are still as they were drawn (characters/sheet_parts.py): a write draws again only what
+it changed.
 
 The cache is Django's default — Redis shared by every process when REDIS_CACHE_URL is set, local
 memory in the embedded default — with each process's copy of its recent entries in front of it
@@ -43,18 +45,27 @@ RELEASE = _release()
 
 
 def sheet_key(probe: dict, request) -> str:
+    return "sheet:" + _shown(probe, request, version=True)
+
+
+def parts_key(probe: dict, request) -> str:
+    """What every part of the body shows but the version (characters/sheet_parts.py)."""
+    return "sheet-part:" + _shown(probe, request, version=False)
+
+
+def _shown(probe: dict, request, *, version: bool) -> str:
     query = "&".join(f"{k}={request.GET.get(k, '')}" for k in QUERY_KEYS if k in request.GET)
     parts = (
         RELEASE,
         probe["pk"],
-        probe["version"],
+        probe["version"] if version else "",
         probe["campaign__revision"],
         probe["owner__username"],
         "storyteller" if probe["storyteller"] else "editor" if probe["can_edit"] else "reader",
         get_language(),
         hashlib.sha256(query.encode()).hexdigest()[:16],
     )
-    return "sheet:" + ":".join(str(p) for p in parts)
+    return ":".join(str(p) for p in parts)
 
 
 # Where the body goes in the page around it: markup that no escaped text (a name) can contain.

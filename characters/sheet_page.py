@@ -4,6 +4,9 @@ URL of the page reversed once (a row's URL is its template's with the key put in
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -116,16 +119,18 @@ def skill_groups(character, odds_values: dict) -> list[dict]:
 
 
 def sheet_context(request, character, **extra) -> dict:
-    """The context of `characters/sheet.html` and of every partial of it."""
-    odds_form = OddsForm(request.GET if "complexity" in request.GET else None)
+    """The context of `characters/sheet.html` and of every partial of it. What costs something
+    to build (derived values, odds, forms) is built when a template first asks for it: a page
+    drawn part by part (characters/sheet_parts.py) often draws one section alone."""
+    odds_form = lazy(lambda: OddsForm(request.GET if "complexity" in request.GET else None))
     urls = page_urls(character)
     languages = list(character.languages.all())
     context = {
         "character": character,
         "campaign": character.campaign,
-        "derived": sheet.derive(character),
+        "derived": lazy(lambda: sheet.derive(character)),
         "odds_form": odds_form,
-        "skill_groups": skill_groups(character, odds_form.values()),
+        "skill_groups": lazy(lambda: skill_groups(character, odds_form().values())),
         "languages": [(row, with_key(urls["language"], row.key)) for row in languages],
         "urls": urls,
         "edit_field": request.GET.get("edit", ""),
@@ -133,18 +138,27 @@ def sheet_context(request, character, **extra) -> dict:
     }
     if character.can_edit:
         owned = {row.key for row in character.skills.all()}
+        version = character.version
         context.update(
-            skill_add_form=SkillAddForm(owned=owned, initial={"version": character.version}),
-            language_add_form=_language_add_form(character, {row.key for row in languages}),
-            damage_form=DamageForm(),
-            rest_form=RestForm(),
-            stabilise_form=StabiliseForm(),
-            heal_form=HealForm(),
+            skill_add_form=lazy(lambda: SkillAddForm(owned=owned, initial={"version": version})),
+            language_add_form=lazy(
+                lambda: _language_add_form(character, {row.key for row in languages})
+            ),
+            damage_form=lazy(DamageForm),
+            rest_form=lazy(RestForm),
+            stabilise_form=lazy(StabiliseForm),
+            heal_form=lazy(HealForm),
         )
     if character.viewer_is_storyteller:
-        context["objective_gain"] = condition.objective_impact_gain(character)
+        context["objective_gain"] = lazy(lambda: condition.objective_impact_gain(character))
     context.update(extra)
     return context
+
+
+def lazy(build: Callable[[], Any]) -> Callable[[], Any]:
+    """A context value built the first time it is asked for, then kept: a template calls the
+    callables it finds in its context."""
+    return functools.cache(build)
 
 
 def _language_add_form(character, owned) -> LanguageAddForm:

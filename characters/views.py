@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from characters import condition, page_cache, services, sheet
+from characters import condition, page_cache, services, sheet, sheet_parts
 from characters.fields import SHEET_FIELDS
 from characters.forms import (
     DamageForm,
@@ -122,8 +122,7 @@ def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     def render_body() -> str:
         character = character_get_for_sheet(user=request.user, pk=pk)
-        context = sheet_context(request, character, csrf_token=page_cache.CSRF_PLACEHOLDER)
-        return render_to_string("characters/sheet.html#sheet-body", context, request=request)
+        return sheet_parts.body(request, character, page_cache.parts_key(probe, request))
 
     def render_shell() -> str:
         campaign = {"pk": probe["campaign_id"], "name": probe["campaign__name"]}

@@ -65,7 +65,7 @@ def _groups_drawn(user, character, template: str) -> list[str]:
     drawn = Template("{% load i18n sheet_tags %}" + WORDS + template)
     return [
         _flat(drawn.render(Context({**context, "group": group})))
-        for group in context["skill_groups"]
+        for group in context["skill_groups"]()  # built when first asked for
     ]
 
 
