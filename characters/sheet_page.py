@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext as _
 
 from characters import condition, sheet
@@ -53,17 +53,20 @@ KEY = "__key__"
 
 
 def page_urls(character) -> dict[str, str]:
-    """The sheet's URLs, reversed once per render (kept on the character): `field`, `skill` and
-    `language` carry a `__key__` placeholder."""
-    urls = getattr(character, "_page_urls", None)
-    if urls is None:
-        urls = {name: reverse(view, args=[character.pk]) for name, view in CHARACTER_URLS.items()}
-        urls["field"] = reverse("characters:field", args=[character.pk, KEY])
-        urls["skill"] = reverse("characters:skill", args=[character.pk, KEY])
-        urls["language"] = reverse("characters:language", args=[character.pk, KEY])
-        urls["language_new"] = urls["language"].replace(KEY, "new")
-        urls["table"] = reverse("sessions:table", args=[character.campaign_id])
-        character._page_urls = urls
+    """The sheet's URLs: `field`, `skill` and `language` carry a `__key__` placeholder."""
+    return _reversed(get_script_prefix(), character.pk, character.campaign_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reversed(script_prefix: str, pk: int, campaign_id: int) -> dict[str, str]:
+    """Reversed once per process and sheet (a sheet's URLs never change; the script prefix, which
+    they start with, is part of the key). Read only: every caller gets the same dict."""
+    urls = {name: reverse(view, args=[pk]) for name, view in CHARACTER_URLS.items()}
+    urls["field"] = reverse("characters:field", args=[pk, KEY])
+    urls["skill"] = reverse("characters:skill", args=[pk, KEY])
+    urls["language"] = reverse("characters:language", args=[pk, KEY])
+    urls["language_new"] = urls["language"].replace(KEY, "new")
+    urls["table"] = reverse("sessions:table", args=[campaign_id])
     return urls
 
 
