@@ -154,6 +154,11 @@ def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | 
     """The sheet as this viewer sees it, read now (a write's answer: never from the cache, but
     kept there for the next reads once the write commits)."""
     character = selectors.character_get_for_sheet(user=request.user, pk=pk)
+    return _sheet(character, status_code=status_code, extra=extra)
+
+
+def _sheet(character, *, status_code: int = 200, extra: dict | None = None) -> Response:
+    """The answer with a sheet loaded as `selectors.character_get_for_sheet` loads it."""
     data = s.character_out(character)
     api_cache.store_on_commit(character, data)
     body = {**(extra or {}), "character": data} if extra else data
@@ -186,9 +191,12 @@ class _PreconditionRequired(exceptions.APIException):
     default_code = "precondition_required"
 
 
-def _write(request: Request, pk: int, data: dict, call, *, notes: bool = False) -> Response:
+def _write(
+    request: Request, pk: int, data: dict, call, *, notes: bool = False, loads: bool = False
+) -> Response:
     """Run a versioned service call and answer with the sheet (or the conflict); with `notes`,
-    `{"notes": <what the call returned>, "character": <the sheet>}`.
+    `{"notes": <what the call returned>, "character": <the sheet>}`; with `loads`, the call
+    returns the sheet itself, loaded as `selectors.character_get_for_sheet` loads it.
 
     The sheet is read in the write's transaction, after the write: the commit is the last thing
     that touches the database, so a committed write is never answered with an error."""
@@ -196,6 +204,8 @@ def _write(request: Request, pk: int, data: dict, call, *, notes: bool = False) 
     try:
         with transaction.atomic():
             result = call(version)
+            if loads:
+                return _sheet(result)
             return _detail(request, pk, extra={"notes": result} if notes else None)
     except services.SheetConflict as conflict:
         extra = {
@@ -304,18 +314,17 @@ def character_detail(request: Request, pk: int) -> Response:
     changes = {k: v for k, v in data.items() if k != "version"}
     if not changes:
         raise exceptions.ValidationError({"non_field_errors": ["Aucun champ à modifier."]})
-    return _write(
-        request,
-        pk,
-        data,
-        lambda version: services.character_update(
-            character=pk,
-            changes=changes,
-            version=version,
-            by=request.user,
-            storyteller=rights["storyteller"],
-        ),
-    )
+    storyteller = rights["storyteller"]
+
+    def update(version: int):
+        character = services.character_update(
+            character=pk, changes=changes, version=version, by=request.user, storyteller=storyteller
+        )
+        return selectors.character_sheet_after_write(
+            character, user=request.user, storyteller=storyteller
+        )
+
+    return _write(request, pk, data, update, loads=True)
 
 
 @doc("GET", "characters_history_list", responses={200: s.ChangeOut(many=True)})
