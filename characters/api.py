@@ -44,6 +44,7 @@ from characters.models import SkillKind
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IF_NONE_MATCH, ROW_ID_PARAMETER, VERSION_TAG, etag, tag_version
 from common.parsers import JSONParser
+from common.transactions import without_atomic
 
 PRECONDITION_REQUIRED = 428
 ID_MAX = 2**63 - 1
@@ -199,7 +200,9 @@ def _write(
     returns the sheet itself, loaded as `selectors.character_get_for_sheet` loads it.
 
     The sheet is read in the write's transaction, after the write: the commit is the last thing
-    that touches the database, so a committed write is never answered with an error."""
+    that touches the database, so a committed write is never answered with an error. Any error
+    leaves that transaction and rolls it back whole: the calls run their services
+    `without_atomic` (no savepoint to guard them)."""
     version, if_match = _version(request, data)
     try:
         with transaction.atomic():
@@ -317,7 +320,7 @@ def character_detail(request: Request, pk: int) -> Response:
     storyteller = rights["storyteller"]
 
     def update(version: int):
-        character = services.character_update(
+        character = without_atomic(services.character_update)(
             character=pk, changes=changes, version=version, by=request.user, storyteller=storyteller
         )
         return selectors.character_sheet_after_write(
@@ -404,7 +407,7 @@ def _row_detail(resource: RowResource, request: Request, pk: int, key: str) -> R
             request,
             pk,
             _body_version(request),
-            lambda version: resource.remove(
+            lambda version: without_atomic(resource.remove)(
                 character=character, key=key, version=version, by=request.user
             ),
         )
@@ -419,7 +422,7 @@ def _row_save(
         request,
         pk,
         data,
-        lambda version: resource.save(
+        lambda version: without_atomic(resource.save)(
             character=character, key=key, version=version, by=request.user, **values
         ),
     )
@@ -470,7 +473,7 @@ def entries(request: Request, pk: int, relation: str) -> Response:
         request,
         pk,
         data,
-        lambda version: services.character_entries_set(
+        lambda version: without_atomic(services.character_entries_set)(
             character=character,
             relation=relation,
             ids=data["ids"],
@@ -491,7 +494,9 @@ def _action(request: Request, pk: int, body: type[serializers.Serializer], servi
     fields = {name: value for name, value in data.items() if name != "version"}
 
     def run(version: int):
-        return service(character=character, by=request.user, version=version, **fields)
+        return without_atomic(service)(
+            character=character, by=request.user, version=version, **fields
+        )
 
     return _write(request, pk, data, run, notes=True)
 
