@@ -44,6 +44,7 @@ from characters.models import SkillKind
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IF_NONE_MATCH, ROW_ID_PARAMETER, VERSION_TAG, etag, tag_version
 from common.parsers import JSONParser
+from common.transactions import without_atomic
 
 PRECONDITION_REQUIRED = 428
 ID_MAX = 2**63 - 1
@@ -154,6 +155,11 @@ def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | 
     """The sheet as this viewer sees it, read now (a write's answer: never from the cache, but
     kept there for the next reads once the write commits)."""
     character = selectors.character_get_for_sheet(user=request.user, pk=pk)
+    return _sheet(character, status_code=status_code, extra=extra)
+
+
+def _sheet(character, *, status_code: int = 200, extra: dict | None = None) -> Response:
+    """The answer with a sheet loaded as `selectors.character_get_for_sheet` loads it."""
     data = s.character_out(character)
     api_cache.store_on_commit(character, data)
     body = {**(extra or {}), "character": data} if extra else data
@@ -186,16 +192,23 @@ class _PreconditionRequired(exceptions.APIException):
     default_code = "precondition_required"
 
 
-def _write(request: Request, pk: int, data: dict, call, *, notes: bool = False) -> Response:
+def _write(
+    request: Request, pk: int, data: dict, call, *, notes: bool = False, loads: bool = False
+) -> Response:
     """Run a versioned service call and answer with the sheet (or the conflict); with `notes`,
-    `{"notes": <what the call returned>, "character": <the sheet>}`.
+    `{"notes": <what the call returned>, "character": <the sheet>}`; with `loads`, the call
+    returns the sheet itself, loaded as `selectors.character_get_for_sheet` loads it.
 
     The sheet is read in the write's transaction, after the write: the commit is the last thing
-    that touches the database, so a committed write is never answered with an error."""
+    that touches the database, so a committed write is never answered with an error. Any error
+    leaves that transaction and rolls it back whole: the calls run their services
+    `without_atomic` (no savepoint to guard them)."""
     version, if_match = _version(request, data)
     try:
         with transaction.atomic():
             result = call(version)
+            if loads:
+                return _sheet(result)
             return _detail(request, pk, extra={"notes": result} if notes else None)
     except services.SheetConflict as conflict:
         extra = {
@@ -304,18 +317,17 @@ def character_detail(request: Request, pk: int) -> Response:
     changes = {k: v for k, v in data.items() if k != "version"}
     if not changes:
         raise exceptions.ValidationError({"non_field_errors": ["Aucun champ à modifier."]})
-    return _write(
-        request,
-        pk,
-        data,
-        lambda version: services.character_update(
-            character=pk,
-            changes=changes,
-            version=version,
-            by=request.user,
-            storyteller=rights["storyteller"],
-        ),
-    )
+    storyteller = rights["storyteller"]
+
+    def update(version: int):
+        character = without_atomic(services.character_update)(
+            character=pk, changes=changes, version=version, by=request.user, storyteller=storyteller
+        )
+        return selectors.character_sheet_after_write(
+            character, user=request.user, storyteller=storyteller
+        )
+
+    return _write(request, pk, data, update, loads=True)
 
 
 @doc("GET", "characters_history_list", responses={200: s.ChangeOut(many=True)})
@@ -395,7 +407,7 @@ def _row_detail(resource: RowResource, request: Request, pk: int, key: str) -> R
             request,
             pk,
             _body_version(request),
-            lambda version: resource.remove(
+            lambda version: without_atomic(resource.remove)(
                 character=character, key=key, version=version, by=request.user
             ),
         )
@@ -410,7 +422,7 @@ def _row_save(
         request,
         pk,
         data,
-        lambda version: resource.save(
+        lambda version: without_atomic(resource.save)(
             character=character, key=key, version=version, by=request.user, **values
         ),
     )
@@ -461,7 +473,7 @@ def entries(request: Request, pk: int, relation: str) -> Response:
         request,
         pk,
         data,
-        lambda version: services.character_entries_set(
+        lambda version: without_atomic(services.character_entries_set)(
             character=character,
             relation=relation,
             ids=data["ids"],
@@ -482,7 +494,9 @@ def _action(request: Request, pk: int, body: type[serializers.Serializer], servi
     fields = {name: value for name, value in data.items() if name != "version"}
 
     def run(version: int):
-        return service(character=character, by=request.user, version=version, **fields)
+        return without_atomic(service)(
+            character=character, by=request.user, version=version, **fields
+        )
 
     return _write(request, pk, data, run, notes=True)
 

@@ -132,6 +132,23 @@ def character_get_for_sheet(*, user, pk: int) -> Character:
         joined_at=character.viewer_joined_at,
     )
     _with_rights(user=user, character=character, campaign=campaign)
+    return _with_rows(character)
+
+
+def character_sheet_after_write(character: Character, *, user, storyteller: bool) -> Character:
+    """A sheet a write has just saved, as `character_get_for_sheet` gives it, without reading its
+    row again: `character` is the write's locked row (`services.character_lock`: campaign,
+    species, owner, last author), `storyteller` the viewer's role as the probe that let the write
+    through read it. Two queries: the skills, the languages with the compendium entries.
+    `.campaign.membership` is not set (nothing the API answers reads it)."""
+    character.can_edit = storyteller or character.owner_id == user.pk
+    character.viewer_is_storyteller = storyteller
+    character.can_see_private = character.can_edit
+    return _with_rows(character)
+
+
+def _with_rows(character: Character) -> Character:
+    """The character with its skills, languages and `.entries` read (two queries)."""
     skills = _SKILLS.objects(character.pk)
     for skill in skills:
         skill.character = character

@@ -176,7 +176,7 @@ def _is_own_retry(character: Character, change: CharacterChange, asked: dict, by
 _LOCKED = Precompiled(
     lambda pk: (
         Character.objects.select_for_update(of=("self",))
-        .select_related("campaign", "species")
+        .select_related("campaign", "species", "owner", "updated_by")
         .filter(pk=pk)
         .order_by("pk")[:1]
     ),
@@ -185,8 +185,8 @@ _LOCKED = Precompiled(
 
 
 def character_lock(character: Character | int) -> Character:
-    """The character's row, locked until the end of the transaction, with campaign and species
-    (Character.DoesNotExist if there is none)."""
+    """The character's row, locked until the end of the transaction, with its campaign, species,
+    owner and last author (Character.DoesNotExist if there is none)."""
     pk = character if isinstance(character, int) else character.pk
     found = _LOCKED.objects(pk) if 0 < pk <= ROW_ID_MAX else []
     if not found:

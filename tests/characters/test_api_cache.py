@@ -178,9 +178,10 @@ def test_a_field_edit_through_the_api_costs_a_fixed_number_of_statements(
     api, player, character, django_assert_max_num_queries
 ):
     api.force_authenticate(player)
-    # The probe, BEGIN, the service's savepoint, the locked row, UPDATE, the history row,
-    # RELEASE, the sheet's three reads and COMMIT: no second access check, no wide prefetch.
-    with django_assert_max_num_queries(11):
+    # The probe, BEGIN, the locked row, UPDATE, the history row, the skills, the languages with
+    # the entries and COMMIT: no second access check, no savepoint, no second read of the row
+    # (tests/characters/test_lean_patch.py counts them exactly).
+    with django_assert_max_num_queries(8):
         saved = api.patch(
             f"/api/characters/{character.pk}/", {"karma": 2, "version": 1}, format="json"
         )
