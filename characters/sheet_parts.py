@@ -70,9 +70,9 @@ COLUMNS += ("sec-condition", "sec-morale", "sec-derived")
 AFTER_COLUMNS = ("skills", "languages", "entries", "actions", "sec-notes")
 
 
-def _shown(character, derived, name: str):
+def _shown(character, name: str, derived: str):
     if name == DERIVED:
-        return repr(derived)
+        return derived
     if name == SKILLS:
         return [(s.pk, s.kind, s.key, s.level, s.expertises) for s in character.skills.all()]
     if name == LANGUAGES:
@@ -84,10 +84,10 @@ def _shown(character, derived, name: str):
 
 def part_keys(character, common: str) -> dict[str, str]:
     """Each part's cache key: `common` (`page_cache.parts_key`) and what the part shows."""
-    derived = sheet.derive(character)
+    derived = repr(sheet.derive(character))
     keys = {}
     for part, names in INPUTS.items():
-        shown = repr(tuple(_shown(character, derived, name) for name in names))
+        shown = repr(tuple(_shown(character, name, derived) for name in names))
         digest = hashlib.sha256(shown.encode()).hexdigest()[:24]
         keys[part] = f"{common}:{part}:{digest}"
     return keys

@@ -27,7 +27,9 @@ LOCAL_SECONDS = 300
 # itself (a renderer that died holds nothing for longer than RENDER_LOCK_SECONDS).
 RENDER_WAIT_SECONDS = 1.0
 RENDER_LOCK_SECONDS = 10
-RENDER_POLL_SECONDS = 0.005
+# A waiter looks for the result after 1 ms, then twice as long each time, up to 8 ms: most
+# renderings take a few milliseconds, and a worker that sleeps past one's end serves nobody.
+RENDER_POLL_SECONDS = (0.001, 0.008)
 
 
 class _Recent:
@@ -118,8 +120,10 @@ def get_or_render(key: str, render: Callable[[], str | bytes], timeout: int):
 
 def _wait_for(key: str):
     deadline = time.monotonic() + RENDER_WAIT_SECONDS
+    delay, longest = RENDER_POLL_SECONDS
     while time.monotonic() < deadline:
-        time.sleep(RENDER_POLL_SECONDS)
+        time.sleep(delay)
+        delay = min(2 * delay, longest)
         value = cache.get(key)
         if value is not None:
             _recent.put(key, value)
