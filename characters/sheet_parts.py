@@ -7,7 +7,7 @@ were drawn for an earlier version.
 A part's key names the values it shows (`INPUTS`: the character's columns, `DERIVED` for every
 value `sheet.derive` computes from them, its skills, languages or compendium entries) on top of
 what every part depends on: the release, the language, the character, the viewer's rights, the
-compendium's revision, the owner and the page's query (`page_cache.sheet_key`). The version,
+compendium's revision, the owner and the page's query (`page_cache.parts_key`). The version,
 which forms and rows carry, is drawn as a placeholder and put in when the body is glued.
 `tests/characters/test_sheet_parts.py` changes every field of the sheet, one at a time, and
 checks that the page then equals one drawn from nothing.
@@ -65,8 +65,15 @@ INPUTS: dict[str, tuple[str, ...]] = {
     "actions": ("impact_points", DERIVED),
     "sec-notes": ("notes", "private_notes"),
 }
-COLUMNS = ("sec-identity", "sec-characteristics", "sec-gauges", "sec-pools")
-COLUMNS += ("sec-condition", "sec-morale", "sec-derived")
+COLUMNS = (
+    "sec-identity",
+    "sec-characteristics",
+    "sec-gauges",
+    "sec-pools",
+    "sec-condition",
+    "sec-morale",
+    "sec-derived",
+)
 AFTER_COLUMNS = ("skills", "languages", "entries", "actions", "sec-notes")
 
 
