@@ -77,5 +77,14 @@ _FIELDS += [
 ]
 
 SHEET_FIELDS: dict[str, SheetField] = {f.name: f for f in _FIELDS}
+# The states a sheet's « États » section shows (§4, §8), shown and keyed together.
+CONDITION_FIELDS = (
+    "fragility",
+    "exhaustion",
+    "aggravation",
+    "agony",
+    "agony_locked",
+    "special_state",
+)
 # Prémices are chosen at creation (their sum is fixed): they are not edited one at a time.
 PREMICE_FIELDS = tuple(f"premice_{gauge}" for gauge in reference.GAUGES)

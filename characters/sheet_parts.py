@@ -23,6 +23,7 @@ from django.template import engines
 from django.template.context import make_context
 
 from characters import page_cache, sheet
+from characters.fields import CONDITION_FIELDS
 from characters.models import CHARACTERISTIC_FIELDS
 from characters.sheet_page import sheet_context
 from rules import reference
@@ -34,14 +35,6 @@ DERIVED = "derived"  # every value `sheet.derive` computes
 SKILLS, LANGUAGES, ENTRIES = "skills", "languages", "entries"
 
 _GAUGE_FIELDS = tuple(f"{gauge}_{attr}" for gauge in reference.GAUGES for attr in sheet.GAUGE_ATTRS)
-_CONDITION_FIELDS = (
-    "fragility",
-    "exhaustion",
-    "aggravation",
-    "agony",
-    "agony_locked",
-    "special_state",
-)
 
 # What each part shows, in the order of the body.
 INPUTS: dict[str, tuple[str, ...]] = {
@@ -54,11 +47,11 @@ INPUTS: dict[str, tuple[str, ...]] = {
         DERIVED,
     ),
     "sec-pools": (*(f"{row}_points" for row in reference.ROWS), DERIVED),
-    "sec-condition": (*_CONDITION_FIELDS, DERIVED),
+    "sec-condition": (*CONDITION_FIELDS, DERIVED),
     "sec-morale": ("personal_hope", "personal_despair", "fortune", "karma", "legend", DERIVED),
     "sec-derived": (DERIVED,),
     # A skill's odds: its level, the characteristic asked for, Agonie and the states.
-    "skills": (SKILLS, *CHARACTERISTIC_FIELDS, *_CONDITION_FIELDS),
+    "skills": (SKILLS, *CHARACTERISTIC_FIELDS, *CONDITION_FIELDS),
     "languages": (LANGUAGES,),
     "entries": (ENTRIES,),
     # The Conteur's objective button: the Impact points and score.

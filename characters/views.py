@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from characters import condition, page_cache, services, sheet, sheet_parts
-from characters.fields import SHEET_FIELDS
+from characters.fields import CONDITION_FIELDS, SHEET_FIELDS
 from characters.forms import (
     DamageForm,
     EntriesForm,
@@ -72,14 +72,7 @@ def section_of(field: str) -> str:
         return "gauges"
     if field.endswith("_points"):
         return "pools"
-    if field in (
-        "fragility",
-        "exhaustion",
-        "aggravation",
-        "agony",
-        "agony_locked",
-        "special_state",
-    ):
+    if field in CONDITION_FIELDS:
         return "condition"
     if field in ("notes", "private_notes"):
         return "notes"
