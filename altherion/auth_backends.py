@@ -15,6 +15,8 @@ from django.utils.translation import ngettext
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
+from common import user_prefetch
+
 
 class LoginAttemptsBackend(AxesStandaloneBackend):
     """Refuses a login while its username+address pair is locked out (django-axes).
@@ -51,7 +53,13 @@ class CachedUserBackend(ModelBackend):
 
     def get_user(self, user_id):
         key = user_cache_key(user_id)
-        user = cache.get(key)
+        extra = user_prefetch.keys_for(user_id)
+        if extra:  # the view's own keys, in the same round trip (common/user_prefetch.py)
+            values = cache.get_many([key, *extra])
+            user_prefetch.keep({name: values.get(name) for name in extra})
+            user = values.get(key)
+        else:
+            user = cache.get(key)
         if user is None:
             user = super().get_user(user_id)
             if user is None:

@@ -1,6 +1,7 @@
 """The server-error handler (`handler500`): an unavailable database or broker is a 503 that says
 to retry, with `Retry-After`; any other failure a 500. The API answers JSON in its error shape,
-pages the French incident page. Nothing here touches the database: it may be the cause."""
+pages the French incident page. Nothing here touches the database: it may be the cause. An
+unavailable database is marked in the cache (common/db_outage.py)."""
 
 import sys
 
@@ -10,13 +11,19 @@ from django.template import loader
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
+from common import db_outage
+
 RETRY_AFTER_SECONDS = 10
-UNAVAILABLE = (OperationalError, InterfaceError, BrokerUnavailable)
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+UNAVAILABLE = (*DATABASE_UNAVAILABLE, BrokerUnavailable)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    unavailable = isinstance(sys.exc_info()[1], UNAVAILABLE)
+    error = sys.exc_info()[1]
+    unavailable = isinstance(error, UNAVAILABLE)
     status = 503 if unavailable else 500
+    if isinstance(error, DATABASE_UNAVAILABLE):
+        db_outage.seen(error)
     if _wants_json(request):
         message = (
             _("Service momentanément indisponible : réessayez dans quelques secondes.")

@@ -24,6 +24,7 @@ def sheet_costs(seed: dict) -> dict[str, dict]:
     from django.db.models import F
     from django.test import Client
 
+    from characters import probe_cache
     from characters.models import Character
     from common import content_cache
 
@@ -35,8 +36,10 @@ def sheet_costs(seed: dict) -> dict[str, dict]:
     sheet, detail = f"/characters/{pk}/", f"/api/characters/{pk}/"
 
     def moved() -> None:
-        """Another client's write, as the mixed load's: the Karma and a new version."""
+        """Another client's write, as the mixed load's: the Karma and a new version (and the
+        sheet's counter moved, as every write of the row moves it: characters/probe_cache.py)."""
         Character.objects.filter(pk=pk).update(karma=F("karma") + 1, version=F("version") + 1)
+        probe_cache.sheet_moved(pk)
 
     def forgotten() -> None:
         """A miss of every part of the page: a new version, and nothing of it in the cache."""

@@ -37,10 +37,11 @@ from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters import api_cache, condition, creation, selectors, services
+from characters import api_cache, condition, creation, probe_cache, selectors, services
 from characters import serializers as s
 from characters.api_docs import IF_MATCH, IF_MATCH_REQUIRED, description
 from characters.models import SkillKind
+from common import user_prefetch
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IF_NONE_MATCH, ROW_ID_PARAMETER, VERSION_TAG, etag, tag_version
 from common.parsers import JSONParser
@@ -291,6 +292,7 @@ def _owner(request: Request, campaign):
     return membership.user
 
 
+@user_prefetch.fetching(probe_cache.keys)  # the probe's entry comes with the user
 @doc(
     "GET",
     "characters_retrieve",

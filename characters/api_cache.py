@@ -25,7 +25,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from characters.page_cache import RELEASE
-from characters.selectors import sheet_probe
+from characters.probe_cache import sheet_probe
 from common import content_cache
 
 TIMEOUT = 24 * 3600
@@ -86,8 +86,8 @@ def detail_body(pk: int, tag: str, serialize) -> bytes:
 
 
 def cached_detail(request, pk: int, serialize) -> HttpResponseBase:
-    """GET: 304 when the client holds this representation, else its body from the cache (one
-    query: the probe) or `serialize()`'s — as it is kept for a JSON client, decoded for the
+    """GET: 304 when the client holds this representation, else its body from the cache (the
+    probe's too: characters/probe_cache.py) or `serialize()`'s — as it is kept for a JSON client, decoded for the
     browsable API."""
     probe = sheet_probe(user=request.user, pk=pk)
     tag = probe_tag(probe)

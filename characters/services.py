@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from campaigns.models import Ability, Asset, Branch, CharacterClass, Flaw, Species
 from campaigns.policy import ROW_ID_MAX
-from characters import sheet
+from characters import probe_cache, sheet
 from characters.fields import SHEET_FIELDS
 from characters.models import (
     ChangeAction,
@@ -250,6 +250,8 @@ def characters_record_changes(
     columns = {*update_fields, "version", "updated_by", "updated_at"}
     Character.objects.bulk_update(changed, sorted(columns))
     CharacterChange.objects.bulk_create(history)
+    for character in changed:  # a bulk update sends no signal
+        probe_cache.sheet_moved(character.pk)
 
 
 def _history(character: Character, changes: dict[str, tuple[Any, Any]], *, by, action: str):

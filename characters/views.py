@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from characters import condition, page_cache, services, sheet, sheet_parts
+from characters import condition, page_cache, probe_cache, services, sheet, sheet_parts
 from characters.fields import CONDITION_FIELDS, SHEET_FIELDS
 from characters.forms import (
     DamageForm,
@@ -43,7 +43,6 @@ from characters.selectors import (
     character_get_for_sheet,
     character_get_for_viewer,
     character_history,
-    sheet_probe,
 )
 from characters.services import (
     SheetConflict,
@@ -56,6 +55,7 @@ from characters.services import (
     character_update_field,
 )
 from characters.sheet_page import sheet_context
+from common import user_prefetch
 from common.htmx import HtmxHttpRequest
 from rules import reference
 
@@ -94,6 +94,7 @@ def _reload(character_pk: int, user):
     return character_get_for_sheet(user=user, pk=character_pk)
 
 
+@user_prefetch.fetching(probe_cache.keys)  # the probe's entry comes with the user
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
@@ -104,7 +105,7 @@ def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.htmx and request.GET.get("part") == "skills":
         character = character_get_for_sheet(user=request.user, pk=pk)
         return render(request, "characters/sheet.html#skills", sheet_context(request, character))
-    probe = sheet_probe(user=request.user, pk=pk)
+    probe = probe_cache.sheet_probe(user=request.user, pk=pk)
     body_key = page_cache.sheet_key(probe, request)
     shell_key = page_cache.shell_key(probe, request.user)
     fresh = not get_messages(request)  # a page with messages is drawn, not revalidated

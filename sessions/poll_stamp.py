@@ -10,23 +10,21 @@ poll's answer is the same "nothing newer than the cursor" and is given from the 
 Why it is exact: a change committed after the poll's statement moves the counter after that
 read, so the next poll sees another counter and reads the database; a change committed before
 was seen by the statement. The stamp is never given for an answer cut at `POLL_LIMIT` (the page
-has more to fetch). A counter lost from the cache (evicted, expired every `TTL`, the cache
-down) is a database poll and a fresh counter; a counter that missed a move (the cache down at
-that commit) is stale for `TTL` at most.
+has more to fetch). A counter lost from the cache (evicted, expired every `generations.TTL`, the
+cache down) is a database poll and a fresh counter; a counter that missed a move (the cache down
+at that commit) is stale for `generations.TTL` at most (common/generations.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hmac
-import secrets
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils.crypto import salted_hmac
 
-TTL = 60  # seconds: the longest a counter that missed a move stays wrong
+from common import generations
+
 SALT = "altherion.sessions.poll_stamp"
 
 
@@ -37,18 +35,12 @@ def generation_key(campaign_id: int) -> str:
 def generation(campaign_id: int) -> int | None:
     """The campaign's counter now, started afresh (at a random value) when the cache has none;
     None if the cache cannot be read."""
-    key = generation_key(campaign_id)
-    value = cache.get(key)
-    if value is None:
-        cache.add(key, secrets.randbits(52), TTL)
-        value = cache.get(key)
-    return value
+    return generations.read_or_start(generation_key(campaign_id))
 
 
 def moved(campaign_id: int) -> None:
     """Move the counter (at commit): every stamp of the campaign is spent."""
-    with contextlib.suppress(ValueError):  # no counter: no stamp can match one
-        cache.incr(generation_key(campaign_id))
+    generations.bump(generation_key(campaign_id))
 
 
 def stamp(*, user_id: int, campaign_id: int, filter_id: int | None, after: int, gen: int) -> str:

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from campaigns.models import CharacterClass, Species
 from campaigns.services import entry_save
-from characters import page_cache, sheet_parts
+from characters import page_cache, probe_cache, sheet_parts
 from characters.fields import PREMICE_FIELDS, SHEET_FIELDS
 from characters.models import Character, CharacterLanguage, CharacterSkill, SpecialState
 from characters.selectors import character_get_for_sheet
@@ -40,8 +40,10 @@ def drawn_from_nothing(client, character, query: str = "") -> str:
 
 
 def moved(character: Character, **values) -> None:
-    """A change of the sheet behind the services' back: its columns and a new version."""
+    """A change of the sheet behind the services' back: its columns and a new version, and the
+    sheet's counter moved, as every write of the row moves it (a save's signal, or by hand)."""
     Character.objects.filter(pk=character.pk).update(version=F("version") + 1, **values)
+    probe_cache.sheet_moved(character.pk)
 
 
 def another_value(character: Character, name: str, campaign):

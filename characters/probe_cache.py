@@ -1,0 +1,74 @@
+"""The sheet's probe (`selectors.sheet_probe`: the version, names and rights that key the page
+cache) kept in the shared cache, so that a sheet read from the page cache runs no query.
+
+Each (sheet, viewer) entry holds the probe's row with the two counters read before the query
+that made it (common/generations.py): the sheet's own, moved by every save or deletion of the
+character row (signals, and `characters.services`' bulk update by hand), and the campaigns'
+(campaigns/structure.py), moved by any change to a campaign, a membership or a user. The entry
+serves while neither counter has moved. The sheet page asks for the entry and both counters
+with its user's read (common/user_prefetch.py): a read served from the caches costs that one
+round trip and no query. A non-member's 404 is never kept: it is asked of the database again.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+
+from campaigns import structure
+from characters import selectors
+from common import db_outage, generations, user_prefetch
+
+# A kept probe serves this long at most: the bound on a counter's move the cache missed (down at
+# that commit), and on a commit whose outcome the app never learnt (the database gone during
+# COMMIT: no move at commit); otherwise the counters decide.
+TIMEOUT = 10
+
+
+def sheet_key(pk: int) -> str:
+    return f"sheet-gen:{pk}"
+
+
+def entry_key(pk: int, user_id: int) -> str:
+    return f"sheet-probe:{pk}:{user_id}"
+
+
+def keys(user_id: int, pk: int, **_view_kwargs) -> list[str]:
+    """The entry and both counters, in the order `sheet_probe` reads them, and the mark of an
+    unavailable database (common/db_outage.py)."""
+    return [entry_key(pk, user_id), sheet_key(pk), structure.KEY, db_outage.KEY]
+
+
+def sheet_probe(*, user, pk: int) -> dict:
+    """`selectors.sheet_probe(user=user, pk=pk)`, from the cache while still exact."""
+    if not user.is_authenticated:
+        return selectors.sheet_probe(user=user, pk=pk)
+    entry, *counter_keys, outage_key = keys(user.pk, pk)
+    values = user_prefetch.found() or cache.get_many([entry, *counter_keys, outage_key])
+    counters = [values.get(key) for key in counter_keys]
+    kept = values.get(entry)
+    if kept is not None and None not in counters and kept[0] == counters:
+        db_outage.raise_if_marked(values)  # a 503, as every request's while the database is away
+        return dict(kept[1])
+    if None in counters:
+        counters = [generations.read_or_start(key) for key in counter_keys]
+    row = selectors.sheet_probe(user=user, pk=pk)
+    if None not in counters:
+        cache.set(entry, (counters, row), TIMEOUT)
+    return row
+
+
+def sheet_moved(pk: int) -> None:
+    generations.move(sheet_key(pk))
+
+
+def _on_change(sender, instance, **kwargs) -> None:
+    sheet_moved(instance.pk)
+
+
+def register() -> None:
+    """Connected in CharactersConfig.ready: a character saved or deleted."""
+    from characters.models import Character
+
+    post_save.connect(_on_change, sender=Character, dispatch_uid="sheet-probe-save")
+    post_delete.connect(_on_change, sender=Character, dispatch_uid="sheet-probe-delete")
