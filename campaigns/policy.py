@@ -1,7 +1,9 @@
 """Who may do what in a campaign: the one policy that pages and the API both use.
 
 A non-member gets 404 for anything in a campaign (its existence is never revealed); members read;
-only the Conteur manages. Removing a membership removes access at once: nothing is cached.
+only the Conteur manages. Removing a membership removes access at once: the table's API, which
+keeps a member's campaign in the cache (campaigns/member_cache.py), reads it again after any change
+to a campaign, a membership or a user.
 """
 
 from functools import wraps
@@ -10,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
+from campaigns import member_cache
 from campaigns.models import Campaign, Membership, Role
 from common.precompiled import Precompiled
 
@@ -28,8 +31,12 @@ _MEMBERSHIP = Precompiled(
 def membership_get(*, user, campaign_id: int) -> Membership | None:
     if not user.is_authenticated or not 0 < campaign_id <= ROW_ID_MAX:
         return None
-    found = _MEMBERSHIP.objects(campaign_id, user.pk)
-    return found[0] if found else None
+
+    def read() -> Membership | None:
+        found = _MEMBERSHIP.objects(campaign_id, user.pk)
+        return found[0] if found else None
+
+    return member_cache.membership(user_id=user.pk, campaign_id=campaign_id, read=read)
 
 
 def campaign_get_for_member(*, user, pk: int) -> Campaign:

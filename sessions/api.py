@@ -19,10 +19,11 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from campaigns import member_cache
 from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
-from common import shared_fields
+from common import shared_fields, user_prefetch
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.parsers import JSONParser
@@ -67,6 +68,11 @@ class TableView(generics.GenericAPIView):
     api_tag = TAG
     input_serializer_class = None
     output_serializer_class = s.RollOut
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        """The view, its member's campaign read with its user (campaigns/member_cache.py)."""
+        return user_prefetch.fetching(member_cache.keys)(super().as_view(**initkwargs))
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
