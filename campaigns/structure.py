@@ -1,8 +1,9 @@
 """One counter in the shared cache for what decides who sees a campaign's sheets, and how: the
 campaigns (names, compendium revision), their memberships (roles) and the users (names). Any
 change to one of them moves it (signals, and `campaign_revision_bump`'s update by hand), so that
-a view keeping what it read of them (characters/probe_cache.py) reads again after any such
-change. They change rarely: one counter for all is exact, and costs a few re-reads.
+a view keeping what it read of them (characters/probe_cache.py, campaigns/member_cache.py) reads
+again after any such change. They change rarely: one counter for all is exact, and costs a few
+re-reads.
 """
 
 from __future__ import annotations

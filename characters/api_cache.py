@@ -86,9 +86,9 @@ def detail_body(pk: int, tag: str, serialize) -> bytes:
 
 
 def cached_detail(request, pk: int, serialize) -> HttpResponseBase:
-    """GET: 304 when the client holds this representation, else its body from the cache (the
-    probe's too: characters/probe_cache.py) or `serialize()`'s — as it is kept for a JSON client, decoded for the
-    browsable API."""
+    """GET: 304 when the client holds this representation, else its body from the cache (and
+    the probe: characters/probe_cache.py) or `serialize()`'s — as it is kept for a JSON client,
+    decoded for the browsable API."""
     probe = sheet_probe(user=request.user, pk=pk)
     tag = probe_tag(probe)
     if not_modified(request, tag):
