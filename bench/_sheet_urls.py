@@ -15,3 +15,4 @@ urlpatterns = [
     path("bench/floor", floor),
     path("", include("altherion.urls")),
 ]
+handler500 = "altherion.errors.server_error"  # as altherion.urls: a database away is a 503
