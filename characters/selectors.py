@@ -5,11 +5,24 @@ member reads every sheet of the campaign; only the owner and the Conteur edit (4
 """
 
 import functools
+import json
 from typing import NamedTuple
 
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.db.models import BooleanField, CharField, F, IntegerField, QuerySet, Value
+from django.db.models import (
+    Aggregate,
+    BooleanField,
+    CharField,
+    F,
+    IntegerField,
+    JSONField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import JSONObject
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
@@ -164,6 +177,46 @@ def character_skills(character: Character) -> list[CharacterSkill]:
     if prefetched is not None:
         return list(prefetched)
     return _SKILLS.objects(character.pk)
+
+
+class _JSONRows(Aggregate):
+    """The group's rows as one JSON array (PostgreSQL's JSONB_AGG, SQLite's JSON_GROUP_ARRAY)."""
+
+    function = "JSON_GROUP_ARRAY"
+    output_field = JSONField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return super().as_sql(compiler, connection, function="JSONB_AGG", **extra_context)
+
+
+SKILL_FIELDS = ("id", "kind", "key", "level", "expertises")
+
+
+def skills_aggregate() -> Subquery:
+    """A character's skill rows as one JSON array, to annotate a query of characters with (a
+    locking read that then needs no query of its own for them: `with_skills_from`)."""
+    rows = (
+        CharacterSkill.objects.filter(character_id=OuterRef("pk"))
+        .order_by()
+        .values("character_id")
+        .annotate(rows=_JSONRows(JSONObject(**{name: name for name in SKILL_FIELDS})))
+        .values("rows")
+    )
+    return Subquery(rows, output_field=JSONField())
+
+
+def with_skills_from(character: Character, rows: list[dict] | None) -> None:
+    """`character.skills.all()` made of `skills_aggregate()`'s rows, in the model's order."""
+    skills = []
+    for row in sorted(rows or (), key=lambda r: (r["kind"], r["key"], r["id"])):
+        values = dict(row)
+        if isinstance(values["expertises"], str):  # SQLite nests a JSON column as its text
+            values["expertises"] = json.loads(values["expertises"])
+        skill = CharacterSkill.from_db("default", SKILL_FIELDS, [values[n] for n in SKILL_FIELDS])
+        skill.character_id = character.pk
+        skill.character = character
+        skills.append(skill)
+    _prefetched(character, "skills", skills)
 
 
 def _prefetched(character: Character, relation: str, rows: list) -> None:

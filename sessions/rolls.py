@@ -18,6 +18,7 @@ from django.db.models import Exists, OuterRef, Subquery
 from campaigns.models import Arc, ArcStatus, Campaign
 from campaigns.policy import ROW_ID_MAX, is_storyteller
 from characters.models import Character, SpecialState
+from characters.selectors import skills_aggregate, with_skills_from
 from characters.services import rule_error_to_validation_error
 from common.precompiled import Precompiled
 from rules import morale as rules_morale
@@ -89,7 +90,7 @@ _ROLLER = Precompiled(
     lambda campaign_id, pk, by, key: (
         Character.objects.select_for_update(of=("self",))
         .filter(pk=pk, campaign_id=campaign_id)
-        .annotate(key_used=key_used(by=by, key=key))
+        .annotate(key_used=key_used(by=by, key=key), skill_rows=skills_aggregate())
         .order_by("pk")[:1]
     ),
     -1,
@@ -107,11 +108,16 @@ def pool_locked(campaign: Campaign) -> MoralePool | None:
 
 
 def roller_locked(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
-    """`writes.character_locked(campaign, pk, key_used=key_used(by=by, key=key))`."""
+    """`writes.character_locked(campaign, pk, key_used=key_used(by=by, key=key))`, with its
+    skills (`character.skills.all()` reads them) in the same statement."""
     if not 0 < pk <= ROW_ID_MAX:
         return None
     found = _ROLLER.objects(campaign.pk, pk, by.pk, key)
-    return found[0] if found else None
+    if not found:
+        return None
+    roller = found[0]
+    with_skills_from(roller, roller.skill_rows)  # its skills read with its lock: no query more
+    return roller
 
 
 def roll_existing(*, campaign: Campaign, by, key: str, digest: str) -> Roll | None:

@@ -30,8 +30,8 @@ LEAN = pytest.mark.django_db(transaction=True)
 # On PostgreSQL the roll and its log line are one INSERT (common.precompiled.insert_pair).
 PAIRED = 1 if connection.vendor == "postgresql" else 0
 # A plain roll through the API: the access check, BEGIN, the table's lock (with the open arc),
-# the roller's lock (with its key looked up), its skills, the roll and its log line, COMMIT.
-API_ROLL_STATEMENTS = 8 - PAIRED
+# the roller's lock (with its key looked up and its skills), the roll and its log line, COMMIT.
+API_ROLL_STATEMENTS = 7 - PAIRED
 # The page's POST also reads the user and loads the form's characters (with skills and
 # injuries); the new row is rendered from the roll's log line in memory (sessions/views.py).
 HTMX_ROLL_STATEMENTS = 12 - PAIRED
