@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.core.cache import cache
-
 from campaigns import structure
 from campaigns.models import Membership
 from common import db_outage, generations, user_prefetch
@@ -38,14 +36,6 @@ def membership(
     entry = entry_key(campaign_id, user_id)
     if entry not in values:
         return read()
-    counter = values.get(structure.KEY)
-    kept = values.get(entry)
-    if kept is not None and counter is not None and kept[0] == counter:
-        db_outage.raise_if_marked(values)
-        return kept[1]
-    if counter is None:
-        counter = generations.read_or_start(structure.KEY)
-    found = read()
-    if found is not None and counter is not None:
-        cache.set(entry, (counter, found), TIMEOUT)
-    return found
+    return generations.kept_or_read(
+        values=values, entry=entry, counters=[structure.KEY], read=read, timeout=TIMEOUT
+    )

@@ -33,29 +33,27 @@ def entry_key(pk: int, user_id: int) -> str:
     return f"sheet-probe:{pk}:{user_id}"
 
 
+def counter_keys(pk: int) -> list[str]:
+    return [sheet_key(pk), structure.KEY]
+
+
 def keys(user_id: int, pk: int, **_view_kwargs) -> list[str]:
-    """The entry and both counters, in the order `sheet_probe` reads them, and the mark of an
-    unavailable database (common/db_outage.py)."""
-    return [entry_key(pk, user_id), sheet_key(pk), structure.KEY, db_outage.KEY]
+    """The entry, both counters and the mark of an unavailable database (common/db_outage.py)."""
+    return [entry_key(pk, user_id), *counter_keys(pk), db_outage.KEY]
 
 
 def sheet_probe(*, user, pk: int) -> dict:
     """`selectors.sheet_probe(user=user, pk=pk)`, from the cache while still exact."""
     if not user.is_authenticated:
         return selectors.sheet_probe(user=user, pk=pk)
-    entry, *counter_keys, outage_key = keys(user.pk, pk)
-    values = user_prefetch.found() or cache.get_many([entry, *counter_keys, outage_key])
-    counters = [values.get(key) for key in counter_keys]
-    kept = values.get(entry)
-    if kept is not None and None not in counters and kept[0] == counters:
-        db_outage.raise_if_marked(values)  # a 503, as every request's while the database is away
-        return dict(kept[1])
-    if None in counters:
-        counters = [generations.read_or_start(key) for key in counter_keys]
-    row = selectors.sheet_probe(user=user, pk=pk)
-    if None not in counters:
-        cache.set(entry, (counters, row), TIMEOUT)
-    return row
+    row = generations.kept_or_read(
+        values=user_prefetch.found() or cache.get_many(keys(user.pk, pk)),
+        entry=entry_key(pk, user.pk),
+        counters=counter_keys(pk),
+        read=lambda: selectors.sheet_probe(user=user, pk=pk),
+        timeout=TIMEOUT,
+    )
+    return dict(row)  # the caller's own copy
 
 
 def sheet_moved(pk: int) -> None:

@@ -17,6 +17,8 @@ import secrets
 from django.core.cache import cache
 from django.db import transaction
 
+from common import db_outage
+
 TTL = 60  # seconds: the longest a counter that missed a move stays wrong
 
 
@@ -40,3 +42,20 @@ def bump(key: str) -> None:
     """Move the counter now (a writer that moves it at commit alone calls this then)."""
     with contextlib.suppress(ValueError):  # no counter: nothing kept can carry the next one
         cache.incr(key)
+
+
+def kept_or_read(*, values: dict, entry: str, counters: list[str], read, timeout: int):
+    """What `entry` keeps, if the `counters` it was kept under are those in `values` (the cache's
+    answer for the entry, the counters and the outage mark: common/db_outage.py); else `read()`'s,
+    kept under the counters read before it. None (a row that does not exist) is never kept."""
+    now = [values.get(key) for key in counters]
+    kept = values.get(entry)
+    if kept is not None and None not in now and kept[0] == now:
+        db_outage.raise_if_marked(values)  # a 503, as every request's while the database is away
+        return kept[1]
+    if None in now:
+        now = [read_or_start(key) for key in counters]
+    found = read()
+    if found is not None and None not in now:
+        cache.set(entry, (now, found), timeout)
+    return found
