@@ -1,7 +1,6 @@
 """The server-error handler (`handler500`): an unavailable database or broker is a 503 that says
 to retry, with `Retry-After`; any other failure a 500. The API answers JSON in its error shape,
-pages the French incident page. Nothing here touches the database: it may be the cause. An
-unavailable database is marked in the cache (common/db_outage.py)."""
+pages the French incident page. Nothing here touches the database: it may be the cause."""
 
 import sys
 
@@ -11,7 +10,7 @@ from django.template import loader
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from common import db_outage
+from common import generations
 
 RETRY_AFTER_SECONDS = 10
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
@@ -22,8 +21,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     error = sys.exc_info()[1]
     unavailable = isinstance(error, UNAVAILABLE)
     status = 503 if unavailable else 500
-    if isinstance(error, DATABASE_UNAVAILABLE):
-        db_outage.seen(error)
+    generations.settle()  # a write whose COMMIT was cut may have been saved: read it again
     if _wants_json(request):
         message = (
             _("Service momentanément indisponible : réessayez dans quelques secondes.")

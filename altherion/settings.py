@@ -163,6 +163,11 @@ if REDIS_CACHE_URL:
             },
         }
     }
+# The caches kept under counters (common/generations.py: a sheet's probe, a member's campaign,
+# the poll's stamp) are exact only if every process that serves the app reads and moves the same
+# counters: with Redis, or with a single process (bin/serve, the tests). Several processes on
+# their own memory (gunicorn workers without REDIS_CACHE_URL) read the database instead.
+CACHE_SHARED = env.bool("CACHE_SHARED", default=bool(REDIS_CACHE_URL))
 # A signed-in request reads its session, and its user (CachedUserBackend), from the cache, not the
 # database: the table's poll, every second or two, costs one query ("a member, and what is new").
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

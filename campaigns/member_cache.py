@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from campaigns import structure
 from campaigns.models import Membership
-from common import db_outage, generations, user_prefetch
+from common import generations, user_prefetch
 
 TIMEOUT = 10  # seconds: as the sheet's probe (characters/probe_cache.py)
 
@@ -25,7 +25,7 @@ def entry_key(campaign_id: int, user_id: int) -> str:
 
 
 def keys(user_id: int, campaign_id: int, **_view_kwargs) -> list[str]:
-    return [entry_key(campaign_id, user_id), structure.KEY, db_outage.KEY]
+    return [entry_key(campaign_id, user_id), structure.KEY]
 
 
 def membership(

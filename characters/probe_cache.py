@@ -17,7 +17,7 @@ from django.db.models.signals import post_delete, post_save
 
 from campaigns import structure
 from characters import selectors
-from common import db_outage, generations, user_prefetch
+from common import generations, user_prefetch
 
 # A kept probe serves this long at most: the bound on a counter's move the cache missed (down at
 # that commit), and on a commit whose outcome the app never learnt (the database gone during
@@ -38,8 +38,8 @@ def counter_keys(pk: int) -> list[str]:
 
 
 def keys(user_id: int, pk: int, **_view_kwargs) -> list[str]:
-    """The entry, both counters and the mark of an unavailable database (common/db_outage.py)."""
-    return [entry_key(pk, user_id), *counter_keys(pk), db_outage.KEY]
+    """The entry and both counters."""
+    return [entry_key(pk, user_id), *counter_keys(pk)]
 
 
 def sheet_probe(*, user, pk: int) -> dict:

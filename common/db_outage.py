@@ -1,32 +1,35 @@
-"""The database is away: a mark in the shared cache, for the reads that the caches answer
-without it (characters/probe_cache.py).
+"""Is the database still there? Asked by a read that the caches answer without it
+(common/generations.kept_or_read), so that while the database is away such a read is a 503 like
+every other request's (issue 12), not a 200 from the cache.
 
-Every request that meets an unavailable database answers 503 (altherion/errors.py), which puts
-the mark for MARK_SECONDS; a read served from the caches that finds it answers the same 503, so
-that while the database is away the app says so everywhere, not only where a query fails. Once
-the database answers again, no 503 renews the mark and it is gone within MARK_SECONDS.
+No query is sent: the worker's idle connection is polled. A PostgreSQL that stops ends every
+session with a message and a closed socket, so an idle connection with something to read has
+been ended; it is then closed and opened again, which raises what a query would while the
+database is away (a 503 from altherion/errors.py). A worker with no open connection opens one,
+as its next query would.
 """
 
 from __future__ import annotations
 
-from django.core.cache import cache
-from django.db import OperationalError
+import select
 
-KEY = "database-unavailable"
-MARK_SECONDS = 1
+from django.db import connection
 
 
-class Marked(OperationalError):
-    """What a query would have raised, raised from the mark: it does not put the mark again (a
-    mark renewed by the reads it fails would outlive the outage)."""
+def confirm_reachable() -> None:
+    """Raise `OperationalError` if the database is away; otherwise leave an open connection."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return  # SQLite is a file; inside a transaction the connection is in use, not idle
+    if connection.connection is not None and not _ended(connection.connection):
+        return
+    connection.close()
+    connection.ensure_connection()
 
 
-def seen(error: BaseException) -> None:
-    if not isinstance(error, Marked):
-        cache.set(KEY, 1, MARK_SECONDS)
-
-
-def raise_if_marked(values: dict) -> None:
-    """`values` holds KEY as read from the cache: raise what a query would have raised."""
-    if values.get(KEY):
-        raise Marked("La base de données est indisponible (marque en cache).")
+def _ended(raw) -> bool:
+    """An idle connection the server has spoken on, unasked: the session's end."""
+    try:
+        readable, _, _ = select.select([raw.fileno()], [], [], 0)
+    except (OSError, ValueError):  # closed already
+        return True
+    return bool(readable)

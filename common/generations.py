@@ -7,24 +7,34 @@ two kept the old rows under a value the commit move leaves behind, and a reader 
 move reads the new rows. A counter missing from the cache (never made, evicted, expired every
 TTL, the cache down) starts again at a random value, which nothing kept can carry; a move the
 cache missed (down at that moment) leaves what was kept stale for TTL at most.
+
+Counters only say something if every process that serves the app moves and reads the same ones:
+`settings.CACHE_SHARED` (Redis, or a single process). Otherwise none is ever started, and every
+reader reads the database.
 """
 
 from __future__ import annotations
 
 import contextlib
 import secrets
+import threading
 
+from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 
 from common import db_outage
 
 TTL = 60  # seconds: the longest a counter that missed a move stays wrong
 
+_local = threading.local()
+
 
 def read_or_start(key: str) -> int | None:
     """The counter now, started (at a random value) when the cache has none; None if the cache
-    cannot be read."""
+    cannot be read, or is not shared by every process."""
+    if not settings.CACHE_SHARED:
+        return None
     value = cache.get(key)
     if value is None:
         cache.add(key, secrets.randbits(52), TTL)
@@ -32,10 +42,40 @@ def read_or_start(key: str) -> int | None:
     return value
 
 
-def move(key: str) -> None:
-    """Move the counter now and again when the current transaction commits."""
+def move(key: str, *, now: bool = True) -> None:
+    """Move the counter now (unless `now` is False) and again when the current transaction
+    commits; if the app never sees that commit, `settle` moves it at the end of the request."""
+    if now:
+        bump(key)
+    _unsettled().add(key)
+    transaction.on_commit(lambda: _committed(key), robust=True)
+
+
+def _committed(key: str) -> None:
     bump(key)
-    transaction.on_commit(lambda: bump(key), robust=True)
+    _unsettled().discard(key)
+
+
+def settle(**_signal) -> None:
+    """Move again the counters of transactions that ended without the app seeing them commit.
+
+    Rolled back, nothing changed and the move costs one read of the database; but when the
+    database goes away during COMMIT the app cannot know whether the server committed, and a
+    reader may have kept the old rows under the counter moved before: this move is what makes
+    them stale at once, not after a TTL. Called at the end of each request and each job, and by
+    the server-error handler before it answers (a client that lost its answer reads again)."""
+    if connection.in_atomic_block:
+        return  # still inside a transaction (a test's): its commit is still to come
+    keys = _unsettled()
+    while keys:
+        bump(keys.pop())
+
+
+def _unsettled() -> set[str]:
+    """The counters moved by this thread's transactions whose commit was not seen yet."""
+    if not hasattr(_local, "keys"):
+        _local.keys = set()
+    return _local.keys
 
 
 def bump(key: str) -> None:
@@ -46,12 +86,13 @@ def bump(key: str) -> None:
 
 def kept_or_read(*, values: dict, entry: str, counters: list[str], read, timeout: int):
     """What `entry` keeps, if the `counters` it was kept under are those in `values` (the cache's
-    answer for the entry, the counters and the outage mark: common/db_outage.py); else `read()`'s,
-    kept under the counters read before it. None (a row that does not exist) is never kept."""
+    answer for the entry and the counters); else `read()`'s, kept under the counters read before
+    it. None (a row that does not exist) is never kept. What is kept is served only while the
+    database answers (common/db_outage.py): while it is away the read fails as a query would."""
     now = [values.get(key) for key in counters]
     kept = values.get(entry)
     if kept is not None and None not in now and kept[0] == now:
-        db_outage.raise_if_marked(values)  # a 503, as every request's while the database is away
+        db_outage.confirm_reachable()
         return kept[1]
     if None in now:
         now = [read_or_start(key) for key in counters]

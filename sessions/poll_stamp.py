@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hmac
 
-from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils.crypto import salted_hmac
 
@@ -36,11 +35,6 @@ def generation(campaign_id: int) -> int | None:
     """The campaign's counter now, started afresh (at a random value) when the cache has none;
     None if the cache cannot be read."""
     return generations.read_or_start(generation_key(campaign_id))
-
-
-def moved(campaign_id: int) -> None:
-    """Move the counter (at commit): every stamp of the campaign is spent."""
-    generations.bump(generation_key(campaign_id))
 
 
 def stamp(*, user_id: int, campaign_id: int, filter_id: int | None, after: int, gen: int) -> str:
@@ -73,8 +67,8 @@ def still_fresh(
 
 
 def _on_change(sender, instance, **kwargs) -> None:
-    campaign_id = instance.campaign_id
-    transaction.on_commit(lambda: moved(campaign_id))
+    """Every stamp of the campaign is spent when the change commits."""
+    generations.move(generation_key(instance.campaign_id), now=False)
 
 
 def register() -> None:

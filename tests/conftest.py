@@ -37,6 +37,9 @@ def pytest_configure(config: pytest.Config) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    # One process: its memory cache is shared by every request (servers started as subprocesses
+    # get CACHE_SHARED from their own environment).
+    settings.CACHE_SHARED = True
     # Tasks run in-process unless a test asks for a real worker.
     celery_app.conf.task_always_eager = True
 
