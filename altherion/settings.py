@@ -130,7 +130,9 @@ else:
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must be a postgres:// URL.")
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A connection PostgreSQL ended (a restart) is dropped at the start of each request and job
+    # by polling its socket (common/db_outage.py), not by CONN_HEALTH_CHECKS' `SELECT 1` each.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     # A statement run PREPARE_THRESHOLD times on a connection is prepared by psycopg: PostgreSQL
     # then skips its planning, most of what the sheet probe and the poll cost it (~0.4 ms of
     # ~0.45). That needs server-side parameters and a connection of one's own: 0 turns it off

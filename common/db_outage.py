@@ -1,12 +1,14 @@
-"""Is the database still there? Asked by a read that the caches answer without it
-(common/generations.kept_or_read), so that while the database is away such a read is a 503 like
-every other request's (issue 12), not a 200 from the cache.
+"""Is the database still there? Answered without a query: the worker's idle connection is polled.
 
-No query is sent: the worker's idle connection is polled. A PostgreSQL that stops ends every
-session with a message and a closed socket, so an idle connection with something to read has
-been ended; it is then closed and opened again, which raises what a query would while the
-database is away (a 503 from altherion/errors.py). A worker with no open connection opens one,
-as its next query would.
+A PostgreSQL that stops or restarts ends every session with a message and a closed socket, so an
+idle connection with something to read has been ended. Two callers ask:
+
+- the start of every request and job (`drop_ended`): an ended connection is closed and the next
+  query opens another. Django's `CONN_HEALTH_CHECKS` does the same with a `SELECT 1` per
+  request, a round trip to PostgreSQL; this is a system call.
+- a read that the caches answer without the database (`confirm_reachable`, from
+  common/generations.kept_or_read): while the database is away it fails as a query would, a 503
+  like every other request's (issue 12), not a 200 from the cache.
 """
 
 from __future__ import annotations
@@ -16,13 +18,23 @@ import select
 from django.db import connection
 
 
+def drop_ended(**_signal) -> None:
+    """Close the connection if the server has ended it."""
+    raw = connection.connection
+    if (
+        raw is not None
+        and connection.vendor == "postgresql"
+        and not connection.in_atomic_block
+        and _ended(raw)
+    ):
+        connection.close()
+
+
 def confirm_reachable() -> None:
     """Raise `OperationalError` if the database is away; otherwise leave an open connection."""
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return  # SQLite is a file; inside a transaction the connection is in use, not idle
-    if connection.connection is not None and not _ended(connection.connection):
-        return
-    connection.close()
+    drop_ended()
     connection.ensure_connection()
 
 

@@ -79,3 +79,13 @@ def test_a_sheet_read_from_the_caches_is_a_503_while_the_server_is_away(
     refused = client.get(url)
     assert refused.status_code == 503 and refused["Retry-After"].isdigit()
     assert "indisponible" in refused.content.decode()
+
+
+def test_the_first_request_after_the_server_ended_the_session_is_answered(postgres, player):
+    """No `SELECT 1` per request (CONN_HEALTH_CHECKS): the ended connection is noticed on its
+    socket when the request starts, and the request opens another."""
+    client = Client(raise_request_exception=False)
+    client.force_login(player)
+    pid = end_session()
+    assert client.get(reverse("campaigns:list")).status_code == 200
+    assert backend_pid() != pid
