@@ -380,12 +380,32 @@ def _log_in(app: App) -> str:
     return cookies["sessionid"].value
 
 
+def shared_cache_url() -> str:
+    """A database of the test broker's Redis for the app's cache, emptied."""
+    import redis
+    from django.conf import settings
+
+    if not settings.CELERY_BROKER_URL:
+        service_missing("no Redis is configured (set CELERY_BROKER_URL=redis://…)")
+    url = settings.CELERY_BROKER_URL.rsplit("/", 1)[0] + "/10"
+    try:
+        redis.Redis.from_url(url).flushdb()
+    except redis.RedisError as error:
+        service_missing(f"the Redis at {url} does not answer ({error})")
+    return url
+
+
 @contextmanager
-def served_app(private_postgres: PrivatePostgres, workdir: Path) -> Iterator[App]:
+def served_app(
+    private_postgres: PrivatePostgres, workdir: Path, cache_url: str | None = None
+) -> Iterator[App]:
     """gunicorn (2 workers × 4 threads) on the private cluster, with the demo loaded, the
-    player's API token and a logged-in session; stopped afterwards, whatever happened."""
+    player's API token and a logged-in session; stopped afterwards, whatever happened. Its cache
+    is each worker's memory, or the Redis at `cache_url` that both share (production's shape)."""
     (workdir / "outage_settings.py").write_text(OUTAGE_SETTINGS)
     env = _app_env(private_postgres.url, workdir)
+    if cache_url:
+        env["REDIS_CACHE_URL"] = cache_url
     app = App(port=free_port(), log=workdir / "gunicorn.log")
     started = time.monotonic()
     # gunicorn boots while the schema is made: its first request comes after the seed.

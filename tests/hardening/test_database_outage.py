@@ -1,8 +1,8 @@
 """Issue 12's acceptance test: PostgreSQL goes away under load, then comes back.
 
-The app runs as in production — a real gunicorn, DEBUG off — on a PostgreSQL cluster of the
-test's own (never the machine's shared one on 5432, which the rest of the suite uses). While
-threads write a sheet through the API and read pages and the API, the cluster is stopped for a few
+The app runs as in production — a real gunicorn, DEBUG off, its cache each worker's memory or
+a shared Redis — on a PostgreSQL cluster of the test's own (never the machine's shared one on
+5432, which the rest of the suite uses). While threads write a sheet through the API and read pages and the API, the cluster is stopped for a few
 seconds and started again. During the outage every answer is a 503 with `Retry-After` (JSON in the
 API's error shape under /api/, the French page for a browser), never a 500; once the database is
 back the app answers 200 again by itself; and no write answered 5xx was saved behind the client's
@@ -33,14 +33,22 @@ from tests.hardening.outage_harness import (
     load_on,
     private_cluster,
     served_app,
+    shared_cache_url,
     temporary_workdir,
 )
 
 pytestmark = pytest.mark.services
 
 
+@pytest.fixture(scope="module", params=["memory", "redis"], ids=["worker-memory", "shared-redis"])
+def cache(request):
+    """The app's cache: each gunicorn worker's own memory, or one Redis for both, as in
+    production (then a read can be answered from the caches alone: it must say 503 too)."""
+    return shared_cache_url() if request.param == "redis" else None
+
+
 @pytest.fixture(scope="module")
-def workdir():
+def workdir(cache):
     with temporary_workdir() as path:
         yield path
 
@@ -52,8 +60,8 @@ def private_postgres(workdir):
 
 
 @pytest.fixture(scope="module")
-def app(private_postgres, workdir):
-    with served_app(private_postgres, workdir) as served:
+def app(private_postgres, workdir, cache):
+    with served_app(private_postgres, workdir, cache) as served:
         yield served
 
 
