@@ -20,8 +20,8 @@ from characters import selectors
 from common import generations, user_prefetch
 
 # A kept probe serves this long at most: the bound on a counter's move the cache missed (down at
-# that commit), and on a commit whose outcome the app never learnt (the database gone during
-# COMMIT: no move at commit); otherwise the counters decide.
+# that moment; a commit the app never saw is moved again by `generations.settle`); otherwise the
+# counters decide.
 TIMEOUT = 10
 
 
