@@ -86,17 +86,23 @@ _POOL_FOR_ROLL = Precompiled(
     ),
     -1,
 )
-_ROLLER = Precompiled(
-    lambda campaign_id, pk, by, key: (
-        Character.objects.select_for_update(of=("self",))
-        .filter(pk=pk, campaign_id=campaign_id)
+
+
+def _roller(rows, campaign_id, pk, by, key):
+    return (
+        rows.filter(pk=pk, campaign_id=campaign_id)
         .annotate(key_used=key_used(by=by, key=key), skill_rows=skills_aggregate())
         .order_by("pk")[:1]
-    ),
-    -1,
-    -2,
-    -3,
-    _KEY_MARKER,
+    )
+
+
+_ROLLER_MARKERS = (-1, -2, -3, _KEY_MARKER)
+_ROLLER = Precompiled(
+    lambda *markers: _roller(Character.objects.select_for_update(of=("self",)), *markers),
+    *_ROLLER_MARKERS,
+)
+_ROLLER_UNLOCKED = Precompiled(
+    lambda *markers: _roller(Character.objects, *markers), *_ROLLER_MARKERS
 )
 
 
@@ -110,9 +116,18 @@ def pool_locked(campaign: Campaign) -> MoralePool | None:
 def roller_locked(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
     """`writes.character_locked(campaign, pk, key_used=key_used(by=by, key=key))`, with its
     skills (`character.skills.all()` reads them) in the same statement."""
+    return _roller_read(_ROLLER, campaign, pk, by=by, key=key)
+
+
+def roller_read(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
+    """`roller_locked` without the lock: for a roll that writes nothing on the sheet."""
+    return _roller_read(_ROLLER_UNLOCKED, campaign, pk, by=by, key=key)
+
+
+def _roller_read(query: Precompiled, campaign: Campaign, pk: int, *, by, key: str):
     if not 0 < pk <= ROW_ID_MAX:
         return None
-    found = _ROLLER.objects(campaign.pk, pk, by.pk, key)
+    found = query.objects(campaign.pk, pk, by.pk, key)
     if not found:
         return None
     roller = found[0]
@@ -153,6 +168,12 @@ def visibility_allowed(campaign: Campaign, visibility: str) -> str:
 def spends_morale(request: RollRequest) -> bool:
     """Whether the roll is paid with hope or despair (then the whole group is locked)."""
     return bool(request.hope_points or request.despair_points or request.fortune_fate)
+
+
+def pays_nothing(request: RollRequest) -> bool:
+    """Whether the roll writes nothing but itself: no Impact, no Acharnement, no Moral (nor a
+    Moral declaration to refuse)."""
+    return not (request.impact or request.fury or may_spend_morale(request))
 
 
 def may_spend_morale(request: RollRequest) -> bool:

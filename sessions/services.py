@@ -2,9 +2,10 @@
 §14).
 
 Every write here is a keyword-only `@transaction.atomic` service (`roll_create` opens its
-transaction itself, to answer a duplicate once it is rolled back). Each one first locks the
-campaign's `MoralePool` row: that one lock serialises every change of the table (payments, Moral
-moves, consequences) and keeps the log's event ids in commit order, so a poller reading
+transaction itself, to answer a duplicate once it is rolled back). Each one locks the campaign's
+`MoralePool` row before it writes (first of all, but for a roll that pays nothing): that one lock
+serialises every change of the table (payments, Moral moves, consequences) and keeps the log's
+event ids in commit order, so a poller reading
 `?after=<id>` can never skip an event committed late. Sheets are then locked and written through
 `characters.services.character_update` (version bump and history, as every sheet edit).
 
@@ -68,11 +69,12 @@ def roll_create(
     `campaign.membership` must be the caller's (from `campaigns.policy`). The roll comes back as
     stored, with its log line as `log_event`: nothing needs reading again to answer.
 
-    One transaction and no savepoint on the way. The key is looked up under the table's lock
-    (with the roller's lock when it pays nothing from the Moral: one statement), so a double
-    submit waits for the first and finds its roll. A duplicate that lookup cannot see (the key
-    sent to two campaigns at once) fails on the unique constraint; the whole transaction is then
-    rolled back, nothing paid, and the roll stored first answers (or 422)."""
+    One transaction and no savepoint on the way. A roll that pays (`_roll_paid`) looks its key
+    up under the table's lock, so a double submit waits for the first and finds its roll; one
+    that pays nothing takes that lock only to store itself (`_roll_unpaid`). A duplicate that
+    the lookup cannot see (the key sent twice at once for a roll that pays nothing, or to two
+    campaigns) fails on the unique constraint; the whole transaction is then rolled back,
+    nothing paid, and the roll stored first answers (or 422)."""
     if not idempotency_key or len(idempotency_key) > 64:
         raise violation("idempotency_key", "Clé d'idempotence manquante ou trop longue.")
     digest = rolls.request_digest(
@@ -81,41 +83,122 @@ def roll_create(
         visibility=visibility,
         play_session_id=play_session.pk if play_session else None,
     )
+    asked = {
+        "campaign": campaign,
+        "by": by,
+        "request": request,
+        "character_id": character_id,
+        "idempotency_key": idempotency_key,
+        "digest": digest,
+        "visibility": visibility,
+        "play_session": play_session,
+        "rng": rng,
+    }
     try:
         with transaction.atomic():
-            pool = rolls.pool_locked(campaign) or writes.lock_pool(
-                campaign, open_arc_id=rolls.open_arc_id()
-            )
-            existing, roller = _replay_or_roller(
-                campaign=campaign,
-                by=by,
-                request=request,
-                character_id=character_id,
-                idempotency_key=idempotency_key,
-                digest=digest,
-            )
-            if existing is not None:
-                return existing
-            roll = _roll_and_pay(
-                campaign=campaign,
-                pool=pool,
-                roller=roller,
-                by=by,
-                request=request,
-                character_id=character_id,
-                idempotency_key=idempotency_key,
-                digest=digest,
-                visibility=rolls.visibility_allowed(campaign, visibility),
-                play_session=play_session,
-                rng=rng,
-            )
+            if character_id is not None and rolls.pays_nothing(request):
+                roll = _roll_unpaid(**asked)
+            else:
+                roll = _roll_paid(**asked)
     except IntegrityError:
         existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
         if existing is None:
             raise
         return existing
+    return roll
+
+
+def _roll_unpaid(
+    *,
+    campaign: Campaign,
+    by,
+    request: RollRequest,
+    character_id: int,
+    idempotency_key: str,
+    digest: str,
+    visibility: str,
+    play_session: PlaySession | None,
+    rng: RandomSource | None,
+) -> Roll:
+    """A roll that writes nothing but itself (`rolls.pays_nothing`): its roller is read without
+    a lock, its key looked up in the same statement, and the dice are rolled before the table's
+    lock, which is then held only for the INSERT and the COMMIT: a table's rolls, which queue on
+    that lock, follow one another that much faster. A double submit this read misses fails on
+    the key's unique constraint (`roll_create` then answers the first roll)."""
+    roller = rolls.roller_read(campaign, character_id, by=by, key=idempotency_key)
+    if roller is None or roller.key_used:
+        existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
+        if existing is not None:
+            return existing
+    character = writes.lock_roller(campaign, by, character_id, [], roller)
+    injuries = roller_injuries(character, request.injuries)
+    prepared = check_prepare(request=request, character=character, state=None, injuries=injuries)
+    roll = _roll_made(
+        campaign=campaign,
+        play_session=play_session,
+        character=character,
+        by=by,
+        request=request,
+        prepared=prepared,
+        visibility=rolls.visibility_allowed(campaign, visibility),
+        idempotency_key=idempotency_key,
+        digest=digest,
+        rng=rng,
+    )
+    pool = _pool_locked(campaign)
+    roll.arc_id = pool.open_arc_id
+    roll.log_event = _roll_log(roll=roll, request=request, by=by, pool=pool, morale_events=[])
     roll.created = True
     return roll
+
+
+def _roll_paid(
+    *,
+    campaign: Campaign,
+    by,
+    request: RollRequest,
+    character_id: int | None,
+    idempotency_key: str,
+    digest: str,
+    visibility: str,
+    play_session: PlaySession | None,
+    rng: RandomSource | None,
+) -> Roll:
+    """A roll that pays (Impact, Acharnement, Moral) or has no character: the table's lock
+    first, then the roll already stored under this key or the roller locked, then the price."""
+    pool = _pool_locked(campaign)
+    existing, roller = _replay_or_roller(
+        campaign=campaign,
+        by=by,
+        request=request,
+        character_id=character_id,
+        idempotency_key=idempotency_key,
+        digest=digest,
+    )
+    if existing is not None:
+        return existing
+    roll = _roll_and_pay(
+        campaign=campaign,
+        pool=pool,
+        roller=roller,
+        by=by,
+        request=request,
+        character_id=character_id,
+        idempotency_key=idempotency_key,
+        digest=digest,
+        visibility=rolls.visibility_allowed(campaign, visibility),
+        play_session=play_session,
+        rng=rng,
+    )
+    roll.created = True
+    return roll
+
+
+def _pool_locked(campaign: Campaign) -> MoralePool:
+    """The table's lock, with the open arc a roll is stored in."""
+    return rolls.pool_locked(campaign) or writes.lock_pool(
+        campaign, open_arc_id=rolls.open_arc_id()
+    )
 
 
 def _replay_or_roller(
@@ -171,7 +254,6 @@ def _roll_and_pay(
     )
     roll = _roll_made(
         campaign=campaign,
-        pool=pool,
         play_session=play_session,
         character=character,
         by=by,
@@ -182,6 +264,7 @@ def _roll_and_pay(
         digest=digest,
         rng=rng,
     )
+    roll.arc_id = pool.open_arc_id
     roll.log_event = _roll_log(
         roll=roll, request=request, by=by, pool=pool, morale_events=morale_events
     )
@@ -220,7 +303,6 @@ def _roll_pay(
 def _roll_made(
     *,
     campaign: Campaign,
-    pool: MoralePool,
     play_session: PlaySession | None,
     character: Character | None,
     by,
@@ -231,13 +313,12 @@ def _roll_made(
     digest: str,
     rng: RandomSource | None,
 ) -> Roll:
-    """Roll the prepared check with the rules engine: the roll with its breakdown, in the
-    campaign's open arc (read with the table's lock, `rolls.open_arc_id`), not saved yet."""
+    """Roll the prepared check with the rules engine: the roll with its breakdown, not saved
+    yet; its arc is the campaign's open one, read with the table's lock (`rolls.open_arc_id`)."""
     breakdown = roll_check(prepared.check, rng)
     return Roll(
         campaign=campaign,
         play_session=play_session,
-        arc_id=pool.open_arc_id,
         character=character,
         label=request.label[:120],
         rolled_by=by,

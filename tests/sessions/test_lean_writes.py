@@ -303,3 +303,58 @@ def test_a_pair_whose_roll_is_refused_stores_neither_row(postgres, player, campa
     with pytest.raises(IntegrityError), transaction.atomic():
         precompiled.insert_pair(again, again_line, "roll")
     assert (Roll.objects.count(), TableEvent.objects.count()) == (1, 1)
+
+
+@pytest.mark.services
+def test_a_double_submit_of_a_roll_that_pays_nothing_answers_one_roll(
+    postgres, player, campaign, aelis
+):
+    """Four copies of a roll that pays nothing at once: its key is looked up without the table's
+    lock, so the copies that missed the first roll fail on the key's unique constraint and
+    answer the first roll; one roll and one log line are stored."""
+    barrier, same, results = threading.Barrier(4), key(), []
+
+    def submit():
+        try:
+            barrier.wait()
+            roll = services.roll_create(
+                campaign=campaign_get_for_member(user=player, pk=campaign.pk),
+                by=player,
+                request=RollRequest(characteristic="strength", skills=("melee",)),
+                character_id=aelis.pk,
+                idempotency_key=same,
+            )
+            results.append((roll.pk, roll.created))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(results) == 4 and len({pk for pk, _ in results}) == 1
+    assert sorted(created for _, created in results) == [False, False, False, True]
+    assert Roll.objects.count() == 1 and TableEvent.objects.count() == 1
+
+
+@LEAN
+def test_the_table_lock_of_a_roll_that_pays_nothing_covers_only_its_insert(player, campaign, aelis):
+    """The roller is read (no lock) and the dice rolled before the table's lock: between that
+    lock and the COMMIT there is only the roll's INSERT, so a table's rolls queue less."""
+    client = api(player)
+    client.post(rolls_url(campaign), plain_roll(aelis, idempotency_key=key()), format="json")
+    with CaptureQueriesContext(connection) as queries:
+        made = client.post(
+            rolls_url(campaign), plain_roll(aelis, idempotency_key=key()), format="json"
+        )
+    assert made.status_code == 201
+    statements = sql(queries)
+    pool = [i for i, q in enumerate(statements) if 'FROM "play_moralepool"' in q]
+    locks = [i for i, q in enumerate(statements) if q.endswith("FOR UPDATE")]
+    assert len(pool) == 1 and set(locks) <= set(pool), "\n".join(statements)  # no sheet lock
+    after = statements[pool[0] + 1 :]
+    assert [q.split()[0] for q in after] == [
+        *(["INSERT"] * 2 if not PAIRED else ["WITH"]),
+        "COMMIT",
+    ]
