@@ -8,7 +8,8 @@ then runs that SQL with the real values: the same model instances the queryset g
 `select_related` objects and annotations included (tests/common/test_precompiled.py compares).
 
 `insert_pair` does the same for the table's busiest write: a new row and the new row that names
-it (a roll and its log line) in one INSERT statement, its SQL built once.
+it (a roll and its log line) in one INSERT statement, its SQL built once; `insert_pair_locked`
+puts a precompiled locking read in front of it, in the same statement.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.models.signals import post_save, pre_save
@@ -54,7 +55,10 @@ class Precompiled:
         plan = self._plans.get(connection.vendor)
         if plan is None:
             compiler = self._build(*self._markers).query.get_compiler(connection=connection)
-            sql, params = compiler.as_sql()
+            # The ORM compiles a locking read only in a transaction (it runs in one, or in a
+            # statement that is its own: `insert_pair_locked`); compiling runs no query.
+            with transaction.atomic(using=connection.alias):
+                sql, params = compiler.as_sql()
             missing = [m for m in self._markers if m not in params]
             if missing:
                 raise RuntimeError(f"The query does not take these markers: {missing}")
@@ -86,12 +90,19 @@ class Precompiled:
             "populators": tuple(get_related_populators(klass_info, select, self._using)),
         }
 
+    def sql(self, connection) -> str:
+        return self._plan(connection).sql
+
+    def parameters(self, connection, *values: Any) -> list:
+        """The query's parameters: `values` in the markers' places, its constants."""
+        return [c if i is None else values[i] for i, c in self._plan(connection).params]
+
     def rows(self, *values: Any) -> list:
         """The query's rows, converted as the ORM converts them (values_list's tuples)."""
         connection = connections[self._using]
         plan = self._plan(connection)
         with connection.cursor() as cursor:
-            cursor.execute(plan.sql, [c if i is None else values[i] for i, c in plan.params])
+            cursor.execute(plan.sql, self.parameters(connection, *values))
             rows = cursor.fetchall()
         if plan.col_count is not None:
             rows = [row[: plan.col_count] for row in rows]
@@ -171,8 +182,7 @@ def insert_pair(parent: Model, child: Model, link: str, using: str = "default") 
         child.save(using=using)
         return
     sql, parent_fields, child_fields = _pair_sql(type(parent), type(child), link, connection)
-    for obj in (parent, child):
-        pre_save.send(type(obj), instance=obj, raw=False, using=using, update_fields=None)
+    _saving(parent, child, using)
     values = _prepared(parent, parent_fields, connection) + _prepared(
         child, child_fields, connection
     )
@@ -180,8 +190,98 @@ def insert_pair(parent: Model, child: Model, link: str, using: str = "default") 
         cursor.execute(sql, values)
         parent.pk, child.pk = cursor.fetchone()
     setattr(child, link, parent)
+    _saved(parent, child, using)
+
+
+def _saving(parent: Model, child: Model, using: str) -> None:
+    """What `save()` does before its INSERT: pre_save."""
+    for obj in (parent, child):
+        pre_save.send(type(obj), instance=obj, raw=False, using=using, update_fields=None)
+
+
+def _saved(parent: Model, child: Model, using: str) -> None:
+    """What `save()` does after its INSERT: the instances stored, post_save."""
     for obj in (parent, child):
         obj._state.adding, obj._state.db = False, using
         post_save.send(
             type(obj), instance=obj, created=True, update_fields=None, raw=False, using=using
         )
+
+
+# --- two new rows under a lock, in one statement ----------------------------------------------
+
+_LOCKED_PAIR_SQL: dict[tuple, tuple[str, list, list]] = {}
+
+
+def _locked_pair_sql(lock: Precompiled, taken: dict, parent_model, child_model, link, connection):
+    """`WITH locked AS (<lock>), parent AS (INSERT … SELECT … FROM locked RETURNING …) INSERT …
+    SELECT … FROM parent`: the lock's row is read (and locked) first, the parent takes `taken`
+    of its columns, and neither row is written if the lock's query finds no row."""
+    key = (id(lock), tuple(taken.items()), parent_model, child_model, link, connection.vendor)
+    found = _LOCKED_PAIR_SQL.get(key)
+    if found is not None:
+        return found
+    quote = connection.ops.quote_name
+    parent_sql, parent_fields = _insert_sql(parent_model, connection)
+    child_sql, child_fields = _insert_sql(child_model, connection)
+    parent_head, child_head = parent_sql.split(" VALUES ", 1)[0], child_sql.split(" VALUES ", 1)[0]
+    parent_key, linked = quote(parent_model._meta.pk.column), child_model._meta.get_field(link)
+    parent_values = [
+        f"locked.{quote(taken[f.attname])}" if f.attname in taken else "%s" for f in parent_fields
+    ]
+    child_values = [
+        f"parent.{parent_key}" if f.attname == linked.attname else "%s" for f in child_fields
+    ]
+    returned = [quote(parent_model._meta.get_field(name).column) for name in taken]
+    sql = (
+        f"WITH locked AS ({lock.sql(connection)}), "
+        f"parent AS ({parent_head} SELECT {', '.join(parent_values)} FROM locked "
+        f"RETURNING {', '.join([parent_key, *returned])}) "
+        f"{child_head} SELECT {', '.join(child_values)} FROM parent "
+        f"RETURNING {quote(linked.column)}, {quote(child_model._meta.pk.column)}, "
+        + ", ".join(f"(SELECT {column} FROM parent)" for column in returned)
+    )
+    found = (
+        sql,
+        [f for f in parent_fields if f.attname not in taken],
+        [f for f in child_fields if f.attname != linked.attname],
+    )
+    _LOCKED_PAIR_SQL[key] = found
+    return found
+
+
+def insert_pair_locked(
+    lock: Precompiled,
+    lock_values: tuple,
+    taken: dict[str, str],
+    parent: Model,
+    child: Model,
+    link: str,
+    using: str = "default",
+) -> bool:
+    """`insert_pair` behind a locking read, in one statement (PostgreSQL only): `lock` (a
+    `SELECT … FOR UPDATE` of one row, run with `lock_values`) is taken first, the parent's fields
+    named in `taken` get the locked row's columns (`{"arc_id": "open_arc_id"}`), then both rows
+    are written. Outside a transaction the statement is one: the lock is held only while it
+    runs. False, with nothing written, when the lock's query finds no row."""
+    connection = connections[using]
+    sql, parent_fields, child_fields = _locked_pair_sql(
+        lock, taken, type(parent), type(child), link, connection
+    )
+    _saving(parent, child, using)
+    values = (
+        lock.parameters(connection, *lock_values)
+        + _prepared(parent, parent_fields, connection)
+        + _prepared(child, child_fields, connection)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    parent.pk, child.pk = row[0], row[1]
+    for name, value in zip(taken, row[2:], strict=True):
+        setattr(parent, name, value)
+    setattr(child, link, parent)
+    _saved(parent, child, using)
+    return True

@@ -9,10 +9,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from contextlib import nullcontext
 from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Subquery
 
 from campaigns.models import Arc, ArcStatus, Campaign
@@ -20,15 +22,16 @@ from campaigns.policy import ROW_ID_MAX, is_storyteller
 from characters.models import Character, SpecialState
 from characters.selectors import skills_aggregate, with_skills_from
 from characters.services import rule_error_to_validation_error
-from common.precompiled import Precompiled
+from common.precompiled import Precompiled, insert_pair, insert_pair_locked
 from rules import morale as rules_morale
 from rules import reference
 from rules import states as rules_states
 from rules.check import RandomSource
 from rules.errors import RuleError
+from sessions import writes
 from sessions.checks import PreparedCheck, RollRequest, characteristic_label, skill_label
 from sessions.errors import rule_call, violation
-from sessions.models import MoralePool, Roll, Visibility
+from sessions.models import MoralePool, Roll, TableEvent, TableEventKind, Visibility
 
 FORTUNE_FATE_MESSAGE = "Chaque personnage gagne 1 Fortune, le Conteur 1 Fatalité."
 
@@ -106,11 +109,59 @@ _ROLLER_UNLOCKED = Precompiled(
 )
 
 
+_ARC = {"arc_id": "open_arc_id"}  # a roll stored by `roll_stored` takes the open arc
+
+
 def pool_locked(campaign: Campaign) -> MoralePool | None:
     """`writes.lock_pool(campaign, open_arc_id=open_arc_id())` when the Moral row exists (None
     before the table's first use: the caller creates it)."""
     found = _POOL_FOR_ROLL.objects(campaign.pk)
     return found[0] if found else None
+
+
+def pool_for_roll(campaign: Campaign) -> MoralePool:
+    """The table's lock, with the open arc a roll is stored in (made on the table's first use)."""
+    return pool_locked(campaign) or writes.lock_pool(campaign, open_arc_id=open_arc_id())
+
+
+def roller_exists(campaign: Campaign, pk: int) -> bool:
+    return Character.objects.filter(pk=pk, campaign=campaign).exists()
+
+
+def roll_line(*, roll: Roll, request: RollRequest, by) -> TableEvent:
+    """The roll's line in the table's log, not saved yet."""
+    character = roll.character
+    who = character.name if character is not None else (request.label or "PNJ")
+    return writes.log_line(
+        campaign_id=roll.campaign_id,
+        kind=TableEventKind.ROLL,
+        summary=roll_summary(roll, who),
+        by=by,
+        visibility=roll.visibility,
+        character=character,
+    )
+
+
+def roll_stored(campaign: Campaign, roll: Roll, line: TableEvent) -> None:
+    """Store a roll that pays nothing and its log line under the table's lock, in the campaign's
+    open arc. On PostgreSQL one statement takes the lock, reads the arc and writes both rows
+    (`precompiled.insert_pair_locked`): outside a transaction it is its own, the lock held only
+    while it runs. Elsewhere, a transaction: the lock, then both rows."""
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            roll.arc_id = pool_for_roll(campaign).open_arc_id
+            insert_pair(roll, line, "roll")
+        return
+    if not _stored_under_lock(campaign, roll, line):
+        writes.pool_made(campaign.pk)  # the table's first use: no Moral row to lock yet
+        if not _stored_under_lock(campaign, roll, line):
+            raise RuntimeError("The table's Moral row could not be made.")
+
+
+def _stored_under_lock(campaign: Campaign, roll: Roll, line: TableEvent) -> bool:
+    # Inside a transaction (a combat's, a test's), a savepoint: a refused key leaves it usable.
+    with transaction.atomic() if connection.in_atomic_block else nullcontext():
+        return insert_pair_locked(_POOL_FOR_ROLL, (campaign.pk,), _ARC, roll, line, "roll")
 
 
 def roller_locked(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
@@ -133,6 +184,27 @@ def _roller_read(query: Precompiled, campaign: Campaign, pk: int, *, by, key: st
     roller = found[0]
     with_skills_from(roller, roller.skill_rows)  # its skills read with its lock: no query more
     return roller
+
+
+def replay_or_roller(
+    *,
+    campaign: Campaign,
+    by,
+    request: RollRequest,
+    character_id: int | None,
+    idempotency_key: str,
+    digest: str,
+) -> tuple[Roll | None, Character | None]:
+    """Under the table's lock: the roll this key already stored (`created` False), or else the
+    roller's sheet locked, when the roll pays nothing from the Moral (one statement for both
+    then; a roll paid from the Moral locks the whole group first, in `services._roll_and_pay`)."""
+    roller = None
+    if character_id is not None and not may_spend_morale(request):
+        roller = roller_locked(campaign, character_id, by=by, key=idempotency_key)
+    if roller is not None and not roller.key_used:
+        return None, roller
+    existing = roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
+    return existing, roller
 
 
 def roll_existing(*, campaign: Campaign, by, key: str, digest: str) -> Roll | None:

@@ -95,14 +95,19 @@ def roll_create(
         "rng": rng,
     }
     try:
-        with transaction.atomic():
-            if character_id is not None and rolls.pays_nothing(request):
-                roll = _roll_unpaid(**asked)
-            else:
+        if character_id is not None and rolls.pays_nothing(request):
+            roll = _roll_unpaid(**asked)
+        else:
+            with transaction.atomic():
                 roll = _roll_paid(**asked)
-    except IntegrityError:
+    except IntegrityError as error:
         existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
         if existing is None:
+            if character_id is not None and not rolls.roller_exists(campaign, character_id):
+                # A roll that pays nothing does not lock its roller: deleted meanwhile.
+                raise violation(
+                    "character", "Ce personnage n'existe pas dans la campagne."
+                ) from error
             raise
         return existing
     return roll
@@ -122,9 +127,10 @@ def _roll_unpaid(
 ) -> Roll:
     """A roll that writes nothing but itself (`rolls.pays_nothing`): its roller is read without
     a lock, its key looked up in the same statement, and the dice are rolled before the table's
-    lock, which is then held only for the INSERT and the COMMIT: a table's rolls, which queue on
-    that lock, follow one another that much faster. A double submit this read misses fails on
-    the key's unique constraint (`roll_create` then answers the first roll)."""
+    lock, which is then held only to store the roll (`rolls.roll_stored`: on PostgreSQL one
+    statement, no transaction around it): a table's rolls, which queue on that lock, follow one
+    another that much faster. A double submit this read misses fails on the key's unique
+    constraint (`roll_create` then answers the first roll)."""
     roller = rolls.roller_read(campaign, character_id, by=by, key=idempotency_key)
     if roller is None or roller.key_used:
         existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
@@ -145,9 +151,9 @@ def _roll_unpaid(
         digest=digest,
         rng=rng,
     )
-    pool = _pool_locked(campaign)
-    roll.arc_id = pool.open_arc_id
-    roll.log_event = _roll_log(roll=roll, request=request, by=by, pool=pool, morale_events=[])
+    line = rolls.roll_line(roll=roll, request=request, by=by)
+    rolls.roll_stored(campaign, roll, line)
+    roll.log_event = line
     roll.created = True
     return roll
 
@@ -166,8 +172,8 @@ def _roll_paid(
 ) -> Roll:
     """A roll that pays (Impact, Acharnement, Moral) or has no character: the table's lock
     first, then the roll already stored under this key or the roller locked, then the price."""
-    pool = _pool_locked(campaign)
-    existing, roller = _replay_or_roller(
+    pool = rolls.pool_for_roll(campaign)
+    existing, roller = rolls.replay_or_roller(
         campaign=campaign,
         by=by,
         request=request,
@@ -192,34 +198,6 @@ def _roll_paid(
     )
     roll.created = True
     return roll
-
-
-def _pool_locked(campaign: Campaign) -> MoralePool:
-    """The table's lock, with the open arc a roll is stored in."""
-    return rolls.pool_locked(campaign) or writes.lock_pool(
-        campaign, open_arc_id=rolls.open_arc_id()
-    )
-
-
-def _replay_or_roller(
-    *,
-    campaign: Campaign,
-    by,
-    request: RollRequest,
-    character_id: int | None,
-    idempotency_key: str,
-    digest: str,
-) -> tuple[Roll | None, Character | None]:
-    """Under the table's lock: the roll this key already stored (`created` False), or else the
-    roller's sheet locked, when the roll pays nothing from the Moral (one statement for both
-    then; a roll paid from the Moral locks the whole group first, in `_roll_and_pay`)."""
-    roller = None
-    if character_id is not None and not rolls.may_spend_morale(request):
-        roller = rolls.roller_locked(campaign, character_id, by=by, key=idempotency_key)
-    if roller is not None and not roller.key_used:
-        return None, roller
-    existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
-    return existing, roller
 
 
 def _roll_and_pay(
@@ -348,15 +326,7 @@ def _roll_log(
     """Store the roll with its log line (one statement), then log what it spent of the Moral
     (if anything). Returns the roll's line."""
     character = roll.character
-    who = character.name if character is not None else (request.label or "PNJ")
-    event = writes.log_line(
-        campaign_id=roll.campaign_id,
-        kind=TableEventKind.ROLL,
-        summary=rolls.roll_summary(roll, who),
-        by=by,
-        visibility=roll.visibility,
-        character=character,
-    )
+    event = rolls.roll_line(roll=roll, request=request, by=by)
     precompiled.insert_pair(roll, event, "roll")
     if morale_events:
         writes.log_morale(

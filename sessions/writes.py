@@ -33,9 +33,14 @@ def lock_pool(campaign: Campaign | int, **annotations: Any) -> MoralePool:
         rows = rows.annotate(**annotations)
     pool = rows.first()
     if pool is None:
-        MoralePool.objects.bulk_create([MoralePool(campaign_id=campaign_id)], ignore_conflicts=True)
+        pool_made(campaign_id)
         pool = rows.get()
     return pool
+
+
+def pool_made(campaign_id: int) -> None:
+    """The campaign's Moral row, made on the table's first use (if no one made it meanwhile)."""
+    MoralePool.objects.bulk_create([MoralePool(campaign_id=campaign_id)], ignore_conflicts=True)
 
 
 def lock_members(campaign: Campaign | int) -> list[Character]:

@@ -3,6 +3,7 @@ their `select_related` rows, annotations and converted fields, for each new set 
 the sheet's reads built on it show the sheet as the ORM's queries did."""
 
 import pytest
+from django.db import connection
 from django.db.models import F
 
 from characters import selectors
@@ -74,3 +75,10 @@ def test_the_sheet_reads_show_the_sheet(character, compendium, player):
     assert loaded.entries["assets"] == []
     assert loaded.campaign.membership.role == "player" and loaded.can_edit
     assert all(s.character is loaded for s in loaded.skills.all())
+
+
+def test_a_locking_read_compiles_outside_a_transaction(postgres, character):
+    """A fresh process's first locking read may be compiled where no transaction is open (it
+    then runs in a statement of its own: common.precompiled.insert_pair_locked)."""
+    locking = Precompiled(lambda pk: Character.objects.select_for_update().filter(pk=pk), -1)
+    assert "FOR UPDATE" in locking.sql(connection)

@@ -17,21 +17,23 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaigns.policy import campaign_get_for_member
-from characters.models import CharacterChange
+from characters.models import Character, CharacterChange
 from common import precompiled
 from sessions import rolls, services, writes
 from sessions import serializers as s
 from sessions.checks import RollRequest
-from sessions.models import Roll, TableEvent, TableEventKind
+from sessions.models import MoralePool, Roll, TableEvent, TableEventKind
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import key
 
 LEAN = pytest.mark.django_db(transaction=True)
 # On PostgreSQL the roll and its log line are one INSERT (common.precompiled.insert_pair).
 PAIRED = 1 if connection.vendor == "postgresql" else 0
-# A plain roll through the API: the access check, BEGIN, the table's lock (with the open arc),
-# the roller's lock (with its key looked up and its skills), the roll and its log line, COMMIT.
-API_ROLL_STATEMENTS = 7 - PAIRED
+# A plain roll through the API: the access check, the roller read (with its key looked up and its
+# skills), then on PostgreSQL one statement and no transaction around it: the table's lock (with
+# the open arc), the roll and its log line (common.precompiled.insert_pair_locked); elsewhere
+# BEGIN, the lock, the roll, its line, COMMIT.
+API_ROLL_STATEMENTS = 3 if PAIRED else 7
 # The page's POST also reads the user and loads the form's characters (with skills and
 # injuries); the new row is rendered from the roll's log line in memory (sessions/views.py).
 HTMX_ROLL_STATEMENTS = 12 - PAIRED
@@ -339,9 +341,12 @@ def test_a_double_submit_of_a_roll_that_pays_nothing_answers_one_roll(
 
 
 @LEAN
-def test_the_table_lock_of_a_roll_that_pays_nothing_covers_only_its_insert(player, campaign, aelis):
-    """The roller is read (no lock) and the dice rolled before the table's lock: between that
-    lock and the COMMIT there is only the roll's INSERT, so a table's rolls queue less."""
+def test_the_table_lock_of_a_roll_that_pays_nothing_covers_only_its_insert(
+    player, campaign, aelis, arc
+):
+    """The roller is read (no lock) and the dice rolled before the table's lock, which then
+    covers only the roll's INSERT: on PostgreSQL the lock and both rows are one statement with no
+    transaction around it, so the lock is held only while it runs; a table's rolls queue less."""
     client = api(player)
     client.post(rolls_url(campaign), plain_roll(aelis, idempotency_key=key()), format="json")
     with CaptureQueriesContext(connection) as queries:
@@ -351,10 +356,81 @@ def test_the_table_lock_of_a_roll_that_pays_nothing_covers_only_its_insert(playe
     assert made.status_code == 201
     statements = sql(queries)
     pool = [i for i, q in enumerate(statements) if 'FROM "play_moralepool"' in q]
-    locks = [i for i, q in enumerate(statements) if q.endswith("FOR UPDATE")]
-    assert len(pool) == 1 and set(locks) <= set(pool), "\n".join(statements)  # no sheet lock
-    after = statements[pool[0] + 1 :]
-    assert [q.split()[0] for q in after] == [
-        *(["INSERT"] * 2 if not PAIRED else ["WITH"]),
-        "COMMIT",
-    ]
+    assert len(pool) == 1 and not any(
+        "FOR UPDATE" in q for i, q in enumerate(statements) if i not in pool
+    ), "\n".join(statements)  # the sheet is not locked
+    if PAIRED:
+        assert pool == [len(statements) - 1] and "BEGIN" not in statements
+        assert statements[-1].startswith("WITH locked AS (SELECT")
+        assert "FOR UPDATE), parent AS (INSERT INTO" in statements[-1]
+    else:
+        after = [q.split()[0] for q in statements[pool[0] + 1 :]]
+        assert after == ["INSERT", "INSERT", "COMMIT"]
+    stored = Roll.objects.get(pk=made.json()["id"])
+    assert stored.arc_id == arc.pk and made.json()["arc"] == arc.pk
+    assert stored.events.get().pk == TableEvent.objects.order_by("-pk").first().pk
+
+
+@pytest.mark.services
+def test_the_first_roll_of_a_table_makes_its_moral_row(postgres, player, campaign, aelis):
+    """A table's first roll that pays nothing finds no Moral row to lock: it makes one and
+    stores the roll under its lock."""
+    MoralePool.objects.filter(campaign=campaign).delete()
+    made = api(player).post(
+        rolls_url(campaign), plain_roll(aelis, idempotency_key=key()), format="json"
+    )
+    assert made.status_code == 201
+    assert MoralePool.objects.filter(campaign=campaign).count() == 1
+    assert Roll.objects.count() == 1 and TableEvent.objects.count() == 1
+
+
+def test_a_roll_and_its_line_stored_under_the_table_lock_are_stored_as_two_saves_store_them(
+    postgres, player, campaign, aelis, arc
+):
+    saved, saved_line = _pair(campaign, aelis, player, key())
+    saved.arc_id = arc.pk
+    saved.save()
+    saved_line.roll = saved
+    saved_line.save()
+    roll, line = _pair(campaign, aelis, player, key())
+    MoralePool.objects.get_or_create(campaign=campaign)
+    rolls.roll_stored(campaign, *_pair(campaign, aelis, player, key()))  # its SQL built
+    with CaptureQueriesContext(connection) as queries:
+        rolls.roll_stored(campaign, roll, line)
+    assert len(queries) == 1
+    assert roll.arc_id == arc.pk and line.roll_id == roll.pk
+    assert _stored(Roll, roll.pk, "idempotency_key") == _stored(Roll, saved.pk, "idempotency_key")
+    assert _stored(TableEvent, line.pk, "roll_id") == _stored(TableEvent, saved_line.pk, "roll_id")
+
+
+def test_no_row_to_lock_stores_nothing(postgres, player, campaign, aelis):
+    roll, line = _pair(campaign, aelis, player, key())
+    MoralePool.objects.filter(campaign=campaign).delete()
+    stored = precompiled.insert_pair_locked(
+        rolls._POOL_FOR_ROLL, (campaign.pk,), {"arc_id": "open_arc_id"}, roll, line, "roll"
+    )
+    assert stored is False and roll.pk is None and line.pk is None
+    assert Roll.objects.count() == 0 and TableEvent.objects.count() == 0
+
+
+@pytest.mark.services
+def test_a_roll_whose_character_is_deleted_meanwhile_is_refused_plainly(
+    postgres, player, campaign, aelis, monkeypatch
+):
+    """A roll that pays nothing reads its roller without a lock: deleted between that read and
+    the roll's INSERT, the roll is refused with the missing character named, and nothing is
+    stored."""
+    read = rolls.roller_read
+
+    def read_then_deleted(*args, **kwargs):
+        roller = read(*args, **kwargs)
+        Character.objects.filter(pk=aelis.pk).delete()
+        return roller
+
+    monkeypatch.setattr(rolls, "roller_read", read_then_deleted)
+    made = api(player).post(
+        rolls_url(campaign), plain_roll(aelis, idempotency_key=key()), format="json"
+    )
+    assert made.status_code == 400, made.json()
+    assert "character" in made.json()["errors"]
+    assert Roll.objects.count() == 0 and TableEvent.objects.count() == 0
