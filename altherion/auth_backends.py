@@ -51,11 +51,15 @@ class CachedUserBackend(ModelBackend):
     the other sessions out), and an inactive user is refused here as by ModelBackend.
     """
 
-    def get_user(self, user_id):
+    def get_user(self, user_id, *, token_entry: str | None = None):
+        """The user, or None; with `token_entry`, the user only if the cache still names them
+        under that token entry, read in the same round trip (else UNCONFIRMED)."""
         key = user_cache_key(user_id)
         extra = user_prefetch.keys_for(user_id)
-        if extra:  # the view's own keys, in the same round trip (common/user_prefetch.py)
-            values = cache.get_many([key, *extra])
+        if extra or token_entry:  # in the same round trip (common/user_prefetch.py)
+            values = cache.get_many([key, *extra, *([token_entry] if token_entry else [])])
+            if token_entry and values.get(token_entry) != user_id:
+                return UNCONFIRMED
             user_prefetch.keep({name: values.get(name) for name in extra})
             user = values.get(key)
         else:
@@ -73,23 +77,47 @@ def token_cache_key(key: str) -> str:
     return "auth-token:" + hashlib.sha256(key.encode()).hexdigest()
 
 
+UNCONFIRMED = object()  # `get_user(token_entry=…)`: the cache no longer names that user there
+
+# Whose each token is, as this process last saw the shared cache say (a token never changes
+# hands: regenerating one makes a new key). Only a hint of which user to read with the token's
+# entry; the entry itself, read in the same round trip, still decides.
+_token_users: dict[str, int] = {}
+TOKEN_HINTS = 4096
+
+
 class CachedTokenAuthentication(TokenAuthentication):
     """DRF's token authentication, the token's user id kept in the shared cache and the user
-    read as `CachedUserBackend` reads it: an API request after the first loads neither row.
+    read as `CachedUserBackend` reads it: an API request after the first loads neither row, and
+    a token this process has seen costs one round trip to the cache (its entry and its user's).
 
     A deleted token (revoked, regenerated, its account deleted) is dropped from the cache at
     once (`forget_token`); an inactive user is refused by DRF's own check, with its message."""
 
     def authenticate_credentials(self, key):
-        user_id = cache.get(token_cache_key(key))
+        entry = token_cache_key(key)
+        hinted = _token_users.get(entry)
+        if hinted is not None:
+            user = CachedUserBackend().get_user(hinted, token_entry=entry)
+            if user is not None and user is not UNCONFIRMED:
+                return user, Token(key=key, user=user)
+        user_id = cache.get(entry)
         if user_id is not None:
             user = CachedUserBackend().get_user(user_id)
             if user is not None:
+                _remember(entry, user_id)
                 return user, Token(key=key, user=user)
         user, token = super().authenticate_credentials(key)
-        cache.set(token_cache_key(key), user.pk, USER_CACHE_SECONDS)
+        cache.set(entry, user.pk, USER_CACHE_SECONDS)
+        _remember(entry, user.pk)
         # The user cached as a session's is (not this instance: it holds its token).
         return CachedUserBackend().get_user(user.pk) or user, token
+
+
+def _remember(entry: str, user_id: int) -> None:
+    if len(_token_users) >= TOKEN_HINTS:
+        _token_users.clear()  # a bound, not a cache policy: the next requests learn them again
+    _token_users[entry] = user_id
 
 
 def forget_token(sender, instance, **kwargs) -> None:

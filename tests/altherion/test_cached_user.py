@@ -4,9 +4,12 @@ elsewhere, an account closed or deleted."""
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
+
+from altherion.auth_backends import user_cache_key
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
@@ -117,3 +120,38 @@ def test_a_closed_accounts_token_is_refused_at_once(aelis):
     aelis.save()
     refused = api_get(key)
     assert refused.status_code == 401
+
+
+def test_a_token_seen_before_is_read_with_its_user_in_one_round_trip(aelis, monkeypatch):
+    key = Token.objects.create(user=aelis).key
+    assert api_get(key).status_code == 200
+    reads: list[list[str]] = []
+    inside = []  # the local-memory cache's get_many calls its get: one round trip, counted once
+    for name in ("get", "get_many"):
+        original = getattr(cache, name)
+
+        def spy(keys, *args, _original=original, **kwargs):
+            if not inside:
+                reads.append([keys] if isinstance(keys, str) else list(keys))
+            inside.append(True)
+            try:
+                return _original(keys, *args, **kwargs)
+            finally:
+                inside.pop()
+
+        monkeypatch.setattr(cache, name, spy)
+    assert api_get(key).status_code == 200
+    with_token = [keys for keys in reads if any(k.startswith("auth-token:") for k in keys)]
+    assert len(with_token) == 1 and user_cache_key(aelis.pk) in with_token[0]
+    assert sum(user_cache_key(aelis.pk) in keys for keys in reads) == 1
+
+
+def test_a_token_regenerated_elsewhere_is_refused_here_at_once(aelis):
+    """This process saw the token (it remembers whose it is); another process regenerates it:
+    the old key is refused at the next request, the new one accepted."""
+    old = Token.objects.create(user=aelis).key
+    assert api_get(old).status_code == 200
+    Token.objects.filter(user=aelis).delete()  # as the profile page's « Régénérer »
+    new = Token.objects.create(user=aelis).key
+    assert api_get(old).status_code == 401
+    assert api_get(new).status_code == 200
