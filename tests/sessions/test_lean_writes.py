@@ -200,12 +200,8 @@ def test_a_duplicate_the_lookup_misses_is_rolled_back_and_answers_the_first_roll
     assert Roll.objects.count() == 1 and TableEvent.objects.count() == 1
 
 
-@pytest.mark.services
-def test_a_double_submit_that_spends_the_last_impact_answers_one_roll(
-    postgres, player, campaign, aelis
-):
-    """Four copies of the same roll at once, paying all the Impact left: the copies wait for the
-    table's lock and find the first roll (none is refused for Impact the first one spent)."""
+def four_copies_at_once(campaign, player, character, **paid) -> list[tuple[int, bool]]:
+    """(pk, created) of four copies of one roll (one idempotency key) sent at the same moment."""
     barrier, same, results = threading.Barrier(4), key(), []
 
     def submit():
@@ -214,8 +210,8 @@ def test_a_double_submit_that_spends_the_last_impact_answers_one_roll(
             roll = services.roll_create(
                 campaign=campaign_get_for_member(user=player, pk=campaign.pk),
                 by=player,
-                request=RollRequest(characteristic="strength", skills=("melee",), impact=2),
-                character_id=aelis.pk,
+                request=RollRequest(characteristic="strength", skills=("melee",), **paid),
+                character_id=character.pk,
                 idempotency_key=same,
             )
             results.append((roll.pk, roll.created))
@@ -227,6 +223,16 @@ def test_a_double_submit_that_spends_the_last_impact_answers_one_roll(
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
+    return results
+
+
+@pytest.mark.services
+def test_a_double_submit_that_spends_the_last_impact_answers_one_roll(
+    postgres, player, campaign, aelis
+):
+    """Four copies of the same roll at once, paying all the Impact left: the copies wait for the
+    table's lock and find the first roll (none is refused for Impact the first one spent)."""
+    results = four_copies_at_once(campaign, player, aelis, impact=2)
     assert len(results) == 4 and len({pk for pk, _ in results}) == 1
     assert sorted(created for _, created in results) == [False, False, False, True]
     aelis.refresh_from_db()
@@ -314,27 +320,7 @@ def test_a_double_submit_of_a_roll_that_pays_nothing_answers_one_roll(
     """Four copies of a roll that pays nothing at once: its key is looked up without the table's
     lock, so the copies that missed the first roll fail on the key's unique constraint and
     answer the first roll; one roll and one log line are stored."""
-    barrier, same, results = threading.Barrier(4), key(), []
-
-    def submit():
-        try:
-            barrier.wait()
-            roll = services.roll_create(
-                campaign=campaign_get_for_member(user=player, pk=campaign.pk),
-                by=player,
-                request=RollRequest(characteristic="strength", skills=("melee",)),
-                character_id=aelis.pk,
-                idempotency_key=same,
-            )
-            results.append((roll.pk, roll.created))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    results = four_copies_at_once(campaign, player, aelis)
     assert len(results) == 4 and len({pk for pk, _ in results}) == 1
     assert sorted(created for _, created in results) == [False, False, False, True]
     assert Roll.objects.count() == 1 and TableEvent.objects.count() == 1
