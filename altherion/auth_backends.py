@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from common import user_prefetch
+from common import counted_read, throttles, user_prefetch
 
 
 class LoginAttemptsBackend(AxesStandaloneBackend):
@@ -54,12 +54,19 @@ class CachedUserBackend(ModelBackend):
     def get_user(self, user_id, *, token_entry: str | None = None):
         """The user, or None; with `token_entry`, the user only if the cache still names them
         under that token entry, read in the same round trip (else UNCONFIRMED)."""
+        return self.user_counting(user_id, token_entry=token_entry)[0]
+
+    def user_counting(self, user_id, *, token_entry: str | None = None, counters=None):
+        """`get_user`'s answer, and the throttle `counters` counted in the same round trip
+        (common/counted_read.py): their counts, {} where the throttle counts itself."""
         key = user_cache_key(user_id)
         extra = user_prefetch.keys_for(user_id)
-        if extra or token_entry:  # in the same round trip (common/user_prefetch.py)
-            values = cache.get_many([key, *extra, *([token_entry] if token_entry else [])])
+        counts = {}
+        if extra or token_entry or counters:  # in the same round trip (common/user_prefetch.py)
+            keys = [key, *extra, *([token_entry] if token_entry else [])]
+            values, counts = counted_read.read_counting(keys, counters or {})
             if token_entry and values.get(token_entry) != user_id:
-                return UNCONFIRMED
+                return UNCONFIRMED, counts
             user_prefetch.keep({name: values.get(name) for name in extra})
             user = values.get(key)
         else:
@@ -67,9 +74,9 @@ class CachedUserBackend(ModelBackend):
         if user is None:
             user = super().get_user(user_id)
             if user is None:
-                return None
+                return None, counts
             cache.set(key, user, USER_CACHE_SECONDS)
-        return user if self.user_can_authenticate(user) else None
+        return (user if self.user_can_authenticate(user) else None), counts
 
 
 def token_cache_key(key: str) -> str:
@@ -89,17 +96,26 @@ TOKEN_HINTS = 4096
 class CachedTokenAuthentication(TokenAuthentication):
     """DRF's token authentication, the token's user id kept in the shared cache and the user
     read as `CachedUserBackend` reads it: an API request after the first loads neither row, and
-    a token this process has seen costs one round trip to the cache (its entry and its user's).
+    a token this process has seen costs one round trip to the cache (its entry, its user, and its
+    count in the view's user throttle: common/counted_read.py).
 
     A deleted token (revoked, regenerated, its account deleted) is dropped from the cache at
     once (`forget_token`); an inactive user is refused by DRF's own check, with its message."""
+
+    def authenticate(self, request):
+        self.request = request  # its view's throttle is counted with the user's read
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key):
         entry = token_cache_key(key)
         hinted = _token_users.get(entry)
         if hinted is not None:
-            user = CachedUserBackend().get_user(hinted, token_entry=entry)
+            request = getattr(self, "request", None)
+            user, counts = CachedUserBackend().user_counting(
+                hinted, token_entry=entry, counters=throttles.counters_for(request, hinted)
+            )
             if user is not None and user is not UNCONFIRMED:
+                throttles.keep_counts(request, counts)
                 return user, Token(key=key, user=user)
         user_id = cache.get(entry)
         if user_id is not None:

@@ -38,7 +38,8 @@ class _Counted(throttling.SimpleRateThrottle):
         if self.key is None:
             return True
         self.now = self.timer()
-        return self._counted() <= self.num_requests
+        count = (getattr(request, "throttle_counts", None) or {}).pop(self.key, None)
+        return (self._counted() if count is None else count) <= self.num_requests
 
     def _counted(self) -> int:
         try:
@@ -57,6 +58,24 @@ class _Counted(throttling.SimpleRateThrottle):
 
 class UserRateThrottle(_FailOpen, throttling.UserRateThrottle, _Counted):
     pass
+
+
+def counters_for(request, user_id: int) -> dict[str, tuple[int, float]]:
+    """The counter of the user throttle of the view `request` goes to, with its period and the
+    time now, when `user_id` is who sends it: counted in the round trip that reads that user
+    (common/counted_read.py), its count then kept for the throttle (`keep_counts`)."""
+    view = (getattr(request, "parser_context", None) or {}).get("view")
+    for throttle in view.get_throttles() if view is not None else ():
+        if isinstance(throttle, UserRateThrottle) and throttle.rate is not None:
+            key = throttle.cache_format % {"scope": throttle.scope, "ident": user_id}
+            return {key: (throttle.duration, throttle.timer())}
+    return {}
+
+
+def keep_counts(request, counts: dict[str, int]) -> None:
+    """The counts made with the user's read: the throttle uses them instead of counting again."""
+    if counts:
+        request.throttle_counts = counts
 
 
 class AnonRateThrottle(_FailOpen, throttling.AnonRateThrottle, _Counted):
