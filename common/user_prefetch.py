@@ -3,9 +3,9 @@
 A signed-in request reads its user from the cache (altherion/auth_backends.py). A view that
 also needs a few keys named by that user (what it may see of a row, say) asks for them with
 `@fetching(keys_for)` above `@login_required`: when the user is read, `keys_for(user_id,
-**view_kwargs)` names the keys, they come back in the same `get_many`, and `found()` gives them
-to the view. A request whose user was read before the view, or not from the cache, finds
-nothing there and reads what it needs itself: `found()` is only ever a shortcut.
+request=request, **view_kwargs)` names the keys, they come back in the same `get_many`, and
+`found()` gives them to the view. A request whose user was read before the view, or not from
+the cache, finds nothing there and reads what it needs itself: `found()` is only a shortcut.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ _found: ContextVar[dict | None] = ContextVar("found", default=None)
 
 
 def fetching(keys_for: Callable[..., list[str]]):
-    """View decorator: the user's read also fetches `keys_for(user_id, **view_kwargs)`."""
+    """View decorator: the user's read also fetches `keys_for(user_id, request=…, **view_kwargs)`."""
 
     def decorator(view):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
-            keys_token = _keys_for.set(functools.partial(keys_for, **kwargs))
+            keys_token = _keys_for.set(functools.partial(keys_for, request=request, **kwargs))
             found_token = _found.set({})
             try:
                 return view(request, *args, **kwargs)

@@ -29,7 +29,7 @@ from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import api_filters, fortune, selectors, services
+from sessions import api_filters, fortune, roller_cache, selectors, services
 from sessions import serializers as s
 from sessions.checks import check_prepare
 from sessions.injuries import roller_injuries
@@ -69,10 +69,13 @@ class TableView(generics.GenericAPIView):
     input_serializer_class = None
     output_serializer_class = s.RollOut
 
+    # What the view's user is read with (common/user_prefetch.py): its member's campaign.
+    prefetched = staticmethod(member_cache.keys)
+
     @classmethod
     def as_view(cls, **initkwargs):
-        """The view, its member's campaign read with its user (campaigns/member_cache.py)."""
-        return user_prefetch.fetching(member_cache.keys)(super().as_view(**initkwargs))
+        """The view, the keys `prefetched` names read with its user."""
+        return user_prefetch.fetching(cls.prefetched)(super().as_view(**initkwargs))
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -112,6 +115,14 @@ class RollList(TableView, generics.ListAPIView):
     input_serializer_class = s.RollIn
     pagination_class = RollCursor
     validates_query = True
+
+    @staticmethod
+    def prefetched(user_id: int, campaign_id: int, *, request, **_view_kwargs) -> list[str]:
+        """The member's campaign and, for a roll, its roller's sheet (sessions/roller_cache.py)."""
+        keys = member_cache.keys(user_id, campaign_id)
+        if request.method == "POST":
+            keys += roller_cache.keys(campaign_id, request.body)
+        return keys
 
     @extend_schema(
         parameters=[

@@ -28,7 +28,7 @@ from rules import reference
 from rules import states as rules_states
 from rules.check import RandomSource
 from rules.errors import RuleError
-from sessions import writes
+from sessions import roller_cache, writes
 from sessions.checks import PreparedCheck, RollRequest, characteristic_label, skill_label
 from sessions.errors import rule_call, violation
 from sessions.models import MoralePool, Roll, TableEvent, TableEventKind, Visibility
@@ -107,6 +107,15 @@ _ROLLER = Precompiled(
 _ROLLER_UNLOCKED = Precompiled(
     lambda *markers: _roller(Character.objects, *markers), *_ROLLER_MARKERS
 )
+_ROLLER_TO_KEEP = Precompiled(  # its key is not read: the entry serves every roll
+    lambda campaign_id, pk: (
+        Character.objects.filter(pk=pk, campaign_id=campaign_id)
+        .annotate(skill_rows=skills_aggregate())
+        .order_by("pk")[:1]
+    ),
+    -1,
+    -2,
+)
 
 
 _ARC = {"arc_id": "open_arc_id"}  # a roll stored by `roll_stored` takes the open arc
@@ -171,8 +180,21 @@ def roller_locked(campaign: Campaign, pk: int, *, by, key: str) -> Character | N
 
 
 def roller_read(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
-    """`roller_locked` without the lock: for a roll that writes nothing on the sheet."""
-    return _roller_read(_ROLLER_UNLOCKED, campaign, pk, by=by, key=key)
+    """`roller_locked` without the lock: for a roll that writes nothing on the sheet. From the
+    shared cache when the view fetched it with its user (sessions/roller_cache.py), its key not
+    read then (`key_used` False): a key already used fails on its unique constraint."""
+    if not (0 < pk <= ROW_ID_MAX and roller_cache.fetched(campaign.pk, pk)):
+        return _roller_read(_ROLLER_UNLOCKED, campaign, pk, by=by, key=key)
+
+    def read():
+        found = _ROLLER_TO_KEEP.objects(campaign.pk, pk)
+        return found[0] if found else None
+
+    roller = roller_cache.roller(campaign.pk, pk, read)
+    if roller is not None:
+        roller.key_used = False
+        with_skills_from(roller, roller.skill_rows)
+    return roller
 
 
 def _roller_read(query: Precompiled, campaign: Campaign, pk: int, *, by, key: str):
