@@ -7,7 +7,9 @@ as `django.contrib.auth.get_user` would accept it (the backend whose cache holds
 session's hash against the user's password hash, an active user), and the stamp is the one this
 page, cursor and counter give, the answer is the 204 the view would give. Anything else — no
 stamp, a session or user not in the cache, a counter that moved — goes on to the view, which
-decides as it always does: nothing is answered here that the view would not answer.
+decides as it always does: nothing is answered here that the view would not answer. A poll that
+goes on with its session checked (the counter moved: a new row) hands the view the user and the
+counter it read (`handed_over`): the view then reads neither again.
 """
 
 from __future__ import annotations
@@ -64,8 +66,11 @@ def idle_answer(request: HttpRequest, pattern: re.Pattern, store) -> HttpRespons
     session_cache_key = store(session_key).cache_key
     gen_key, user_key = poll_stamp.generation_key(campaign_id), user_cache_key(user_id)
     values = cache.get_many([session_cache_key, user_key, gen_key])
-    gen = values.get(gen_key)
-    if gen is None or not _signed_in(values.get(session_cache_key), values.get(user_key), user_id):
+    gen, user = values.get(gen_key), values.get(user_key)
+    if not _signed_in(values.get(session_cache_key), user, user_id):
+        return None
+    handed_over(request, user, campaign_id, gen)
+    if gen is None:
         return None
     asked = {"user_id": user_id, "campaign_id": campaign_id, "filter_id": filter_id}
     if not poll_stamp.still_fresh(given, after=after, gen=gen, **asked):
@@ -76,6 +81,16 @@ def idle_answer(request: HttpRequest, pattern: re.Pattern, store) -> HttpRespons
     response["Cache-Control"] = "private, no-store"
     response["Vary"] = "Cookie"
     return response
+
+
+def handed_over(request: HttpRequest, user, campaign_id: int, gen: int | None) -> None:
+    """What the view would read again if the poll goes on to it (the counter moved), read here
+    before its statement: the user this session signs in, checked as `get_user` checks it, in
+    `django.contrib.auth`'s own memo of the request's user (neither the session nor the user is
+    read again), and the table's counter (`poll_stamp.generation_for`)."""
+    request._cached_user = user
+    if gen is not None:
+        request.table_generation = (campaign_id, gen)
 
 
 class IdlePollMiddleware:

@@ -37,6 +37,15 @@ def generation(campaign_id: int) -> int | None:
     return generations.read_or_start(generation_key(campaign_id))
 
 
+def generation_for(request, campaign_id: int) -> int | None:
+    """`generation(campaign_id)`, or the value the idle poll read of it earlier in this request
+    (altherion/idle_poll.py: before any statement of the request, as a stamp needs it)."""
+    kept = getattr(request, "table_generation", None)
+    if kept is not None and kept[0] == campaign_id:
+        return kept[1]
+    return generation(campaign_id)
+
+
 def stamp(*, user_id: int, campaign_id: int, filter_id: int | None, after: int, gen: int) -> str:
     """`<user id>.<HMAC>`: the user named in clear, so that an idle poll can read its session,
     its user and the counter in one round trip (altherion/idle_poll.py)."""

@@ -342,7 +342,7 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "campaign_id": pk,
         "filter_id": _int(request.GET.get("filter")),
     }
-    gen = poll_stamp.generation(pk)  # read before the statement (sessions/poll_stamp.py)
+    gen = poll_stamp.generation_for(request, pk)  # read before the statement
     given = request.GET.get("stamp", "")
     if gen is not None and given and poll_stamp.still_fresh(given, after=after, gen=gen, **asked):
         return _nothing_new(after, given)

@@ -22,10 +22,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 def view_not_reached(monkeypatch) -> None:
     """Fails the test if the poll view runs (it reads the counter; the fast path does not)."""
 
-    def reached(campaign_id):
+    def reached(request, campaign_id):
         raise AssertionError("the poll view answered")
 
-    monkeypatch.setattr(poll_stamp, "generation", reached)
+    monkeypatch.setattr(poll_stamp, "generation_for", reached)
 
 
 def _signed_out(answer) -> bool:
@@ -45,6 +45,39 @@ def test_an_idle_stamped_poll_never_reaches_the_view(
     assert again.status_code == 204
     assert (again["X-Table-Cursor"], again["X-Table-Stamp"]) == (str(cursor), stamp)
     assert again["Cache-Control"] == "private, no-store"
+
+
+def test_a_poll_with_news_reads_the_session_user_and_counter_once(
+    player, aelis, campaign, page, committed, monkeypatch, django_assert_num_queries
+):
+    """The counter moved (a roll): the view answers with the new row, from what the idle poll
+    read of the session, the user and the counter — none of them read from the cache again."""
+    browser = page(player)
+    stamp = _idle(browser, campaign, 0)
+    roll = committed(lambda: stored_roll(campaign, player, aelis))
+    assert poll(page(player), campaign, 0).status_code == 200  # another page drew the row
+    reads: list[str] = []
+    inside = []  # the local-memory cache's get_many calls its get: one read, counted once
+    for name in ("get", "get_many"):
+        original = getattr(cache, name)
+
+        def spy(keys, *args, _original=original, **kwargs):
+            if not inside:
+                reads.extend([keys] if isinstance(keys, str) else keys)
+            inside.append(True)
+            try:
+                return _original(keys, *args, **kwargs)
+            finally:
+                inside.pop()
+
+        monkeypatch.setattr(cache, name, spy)
+    with django_assert_num_queries(1):  # "a member, and what is new?"
+        answer = poll(browser, campaign, 0, stamp=stamp)
+    assert answer.status_code == 200 and answer["X-Table-Cursor"] == str(roll.events.get().pk)
+    assert answer["X-Table-Stamp"] != stamp
+    counter, user = poll_stamp.generation_key(campaign.pk), user_cache_key(player.pk)
+    assert reads.count(counter) == reads.count(user) == 1
+    assert sum("sessions.cache" in key for key in reads) == 1
 
 
 def test_a_page_signed_out_is_sent_to_the_login_form_despite_its_stamp(player, campaign, page):
