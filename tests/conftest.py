@@ -222,6 +222,34 @@ def campaign(storyteller, player, other_player):
 
 
 @pytest.fixture
+def cache_reads(monkeypatch):
+    """`start()` records, from then on, the keys each read of the default cache asks for: one
+    list per `get` or `get_many` (the local-memory cache's get_many calls its get: one read,
+    counted once)."""
+    from django.core.cache import cache
+
+    def start() -> list[list[str]]:
+        reads: list[list[str]] = []
+        inside = []
+        for name in ("get", "get_many"):
+            original = getattr(cache, name)
+
+            def spy(keys, *args, _original=original, **kwargs):
+                if not inside:
+                    reads.append([keys] if isinstance(keys, str) else list(keys))
+                inside.append(True)
+                try:
+                    return _original(keys, *args, **kwargs)
+                finally:
+                    inside.pop()
+
+            monkeypatch.setattr(cache, name, spy)
+        return reads
+
+    return start
+
+
+@pytest.fixture
 def empty_cache():
     """The shared cache emptied before and after the test (the render caches' tests)."""
     from django.core.cache import cache

@@ -4,7 +4,6 @@ elsewhere, an account closed or deleted."""
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -122,24 +121,10 @@ def test_a_closed_accounts_token_is_refused_at_once(aelis):
     assert refused.status_code == 401
 
 
-def test_a_token_seen_before_is_read_with_its_user_in_one_round_trip(aelis, monkeypatch):
+def test_a_token_seen_before_is_read_with_its_user_in_one_round_trip(aelis, cache_reads):
     key = Token.objects.create(user=aelis).key
     assert api_get(key).status_code == 200
-    reads: list[list[str]] = []
-    inside = []  # the local-memory cache's get_many calls its get: one round trip, counted once
-    for name in ("get", "get_many"):
-        original = getattr(cache, name)
-
-        def spy(keys, *args, _original=original, **kwargs):
-            if not inside:
-                reads.append([keys] if isinstance(keys, str) else list(keys))
-            inside.append(True)
-            try:
-                return _original(keys, *args, **kwargs)
-            finally:
-                inside.pop()
-
-        monkeypatch.setattr(cache, name, spy)
+    reads = cache_reads()
     assert api_get(key).status_code == 200
     with_token = [keys for keys in reads if any(k.startswith("auth-token:") for k in keys)]
     assert len(with_token) == 1 and user_cache_key(aelis.pk) in with_token[0]

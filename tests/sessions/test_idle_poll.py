@@ -48,7 +48,7 @@ def test_an_idle_stamped_poll_never_reaches_the_view(
 
 
 def test_a_poll_with_news_reads_the_session_user_and_counter_once(
-    player, aelis, campaign, page, committed, monkeypatch, django_assert_num_queries
+    player, aelis, campaign, page, committed, cache_reads, django_assert_num_queries
 ):
     """The counter moved (a roll): the view answers with the new row, from what the idle poll
     read of the session, the user and the counter — none of them read from the cache again."""
@@ -56,25 +56,12 @@ def test_a_poll_with_news_reads_the_session_user_and_counter_once(
     stamp = _idle(browser, campaign, 0)
     roll = committed(lambda: stored_roll(campaign, player, aelis))
     assert poll(page(player), campaign, 0).status_code == 200  # another page drew the row
-    reads: list[str] = []
-    inside = []  # the local-memory cache's get_many calls its get: one read, counted once
-    for name in ("get", "get_many"):
-        original = getattr(cache, name)
-
-        def spy(keys, *args, _original=original, **kwargs):
-            if not inside:
-                reads.extend([keys] if isinstance(keys, str) else keys)
-            inside.append(True)
-            try:
-                return _original(keys, *args, **kwargs)
-            finally:
-                inside.pop()
-
-        monkeypatch.setattr(cache, name, spy)
+    trips = cache_reads()
     with django_assert_num_queries(1):  # "a member, and what is new?"
         answer = poll(browser, campaign, 0, stamp=stamp)
     assert answer.status_code == 200 and answer["X-Table-Cursor"] == str(roll.events.get().pk)
     assert answer["X-Table-Stamp"] != stamp
+    reads = [key for trip in trips for key in trip]
     counter, user = poll_stamp.generation_key(campaign.pk), user_cache_key(player.pk)
     assert reads.count(counter) == reads.count(user) == 1
     assert sum("sessions.cache" in key for key in reads) == 1
