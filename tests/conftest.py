@@ -261,3 +261,30 @@ def empty_cache():
     yield
     cache.clear()
     content_cache.clear_local()
+
+
+def redis_caches(url: str) -> dict:
+    """CACHES naming one django-redis cache at `url`, with the project's options."""
+    options = {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1, "IGNORE_EXCEPTIONS": True}
+    return {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": options,
+        }
+    }
+
+
+@pytest.fixture
+def redis_cache(redis_broker):
+    """The default cache on Redis (db 14 of the broker's server), emptied before and after; the
+    test gets a raw client of that database."""
+    import redis
+    from django.core.cache import cache
+    from django.test import override_settings
+
+    url = redis_broker.rsplit("/", 1)[0] + "/14"
+    with override_settings(CACHES=redis_caches(url)):
+        cache.clear()
+        yield redis.Redis.from_url(url)
+        cache.clear()

@@ -13,28 +13,9 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from altherion.auth_backends import token_cache_key
 from common.counted_read import read_counting
+from tests.conftest import redis_caches
 
 pytestmark = pytest.mark.django_db
-
-
-def redis_caches(url: str) -> dict:
-    options = {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1, "IGNORE_EXCEPTIONS": True}
-    return {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": url,
-            "OPTIONS": options,
-        }
-    }
-
-
-@pytest.fixture
-def redis_cache(redis_broker):
-    url = redis_broker.rsplit("/", 1)[0] + "/14"
-    with override_settings(CACHES=redis_caches(url)):
-        cache.clear()
-        yield redis.Redis.from_url(url)
-        cache.clear()
 
 
 @pytest.fixture
@@ -79,13 +60,14 @@ def test_a_token_seen_before_counts_its_request_in_the_round_trip_that_reads_it(
 ):
     api, key = token_client(player)
     assert api.get("/api/campaigns/").status_code == 200  # this process learns whose it is
+    assert api.get("/api/campaigns/").status_code == 200  # Redis learns the script (its first)
     round_trips.clear()
     assert api.get("/api/campaigns/").status_code == 200
     counter = f"throttle-count_user_{player.pk}"
     with_counter = [trip for trip in round_trips if naming(trip, counter)]
     assert len(with_counter) == 1
     assert naming(with_counter[0], token_cache_key(key)) and naming(with_counter[0], "auth-user:")
-    assert cache.get(counter) == 2
+    assert cache.get(counter) == 3
 
 
 def test_the_rate_still_holds_when_counted_with_the_read(redis_cache, low_rate, player):
@@ -121,3 +103,14 @@ def test_the_local_memory_cache_leaves_the_count_to_the_throttle():
         {"auth-user:1": "kept"},
         {},
     )
+
+
+def test_a_redis_that_forgot_the_script_is_taught_it_again(redis_cache):
+    redis_cache.script_flush()  # as after Redis restarts
+    counter = "throttle-count_user_7"
+    cache.set("auth-user:7", "kept")
+    assert read_counting(["auth-user:7", "absent"], {counter: (60, 0.0)}) == (
+        {"auth-user:7": "kept"},
+        {counter: 1},
+    )
+    assert read_counting(["auth-user:7"], {counter: (60, 0.0)})[1] == {counter: 2}

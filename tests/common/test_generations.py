@@ -57,3 +57,20 @@ def test_without_a_cache_every_process_shares_no_counter_is_started(settings):
     settings.CACHE_SHARED = False
     assert generations.read_or_start(KEY) is None
     assert cache.get(KEY) is None
+
+
+def test_on_redis_a_move_counts_a_kept_counter_and_leaves_a_missing_one_missing(redis_cache):
+    start = generations.read_or_start(KEY)
+    ttl = cache.ttl(KEY)
+    generations.bump(KEY)
+    assert cache.get(KEY) == start + 1
+    assert 0 < cache.ttl(KEY) <= ttl  # the counter's expiry is kept: it still ends
+    generations.bump("test-gen-never-started")
+    assert cache.get("test-gen-never-started") is None
+
+
+def test_a_move_the_cache_cannot_take_is_not_an_error(settings):
+    from tests.conftest import redis_caches
+
+    settings.CACHES = redis_caches("redis://127.0.0.1:9/0")
+    generations.bump(KEY)  # missed: what was kept stays stale for TTL at most
