@@ -153,6 +153,26 @@ def test_the_same_idempotency_key_stores_one_roll(campaign, player, aelis, as_me
     assert Roll.objects.count() == 1 and TableEvent.objects.count() == 1
 
 
+def test_a_request_fingerprint_is_the_one_rolls_were_stored_with():
+    # Computed when rolls were first stored with it (the `asdict` of the request): a replay of a
+    # roll stored then must still be recognized, not refused as another request (422).
+    from sessions.rolls import request_digest
+
+    asked = RollRequest(
+        characteristic="strength",
+        skills=("melee", "athletics"),
+        complexity=2,
+        difficulty=9,
+        hope=1,
+        injuries=(4, 7),
+        label="Coup",
+    )
+    digest = request_digest(
+        request=asked, character_id=12, visibility="secret", play_session_id=None
+    )
+    assert digest == "462b7ad64b8b8e3dd7d2408b9fb59df4226bc87c4ee75b63a39900214164b672"
+
+
 def test_a_player_rolls_only_for_their_own_character(campaign, other_player, aelis, as_member):
     with pytest.raises(PermissionDenied):
         roll(campaign, other_player, aelis, as_member)
