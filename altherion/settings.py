@@ -293,6 +293,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "common.api_errors.exception_handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "common.negotiation.RememberedNegotiation",
     "DEFAULT_PARSER_CLASSES": [
         "common.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
