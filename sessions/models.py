@@ -69,11 +69,17 @@ class Visibility(models.TextChoices):
 class Roll(models.Model):
     """One check rolled at the table, with its inputs, payment and the engine's full breakdown."""
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
+    # No index of their own for `campaign`, `arc` and `rolled_by`: each leads a composite index
+    # below (or the key's constraint), which serves their lookups; a roll writes three fewer.
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="rolls", db_index=False
+    )
     play_session = models.ForeignKey(
         PlaySession, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
     )
-    arc = models.ForeignKey(Arc, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    arc = models.ForeignKey(
+        Arc, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", db_index=False
+    )
     character = models.ForeignKey(
         "characters.Character",
         on_delete=models.SET_NULL,
@@ -83,7 +89,11 @@ class Roll(models.Model):
     )
     label = models.CharField(_("intitulé"), max_length=NAME_LENGTH, blank=True)
     rolled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="rolls"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="rolls",
+        db_index=False,
     )
     created_at = models.DateTimeField(auto_now_add=True)
     visibility = models.CharField(
