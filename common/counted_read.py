@@ -13,12 +13,12 @@ process's memory, only the keys are read and the throttle counts itself.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 
 from django.core.cache import caches
 from django_redis.cache import RedisCache
-from redis.commands.core import Script
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,7 @@ for i = read + 1, #KEYS, 2 do
 end
 return {values, counts}
 """
-# Its SHA1 computed once; redis-py sends EVALSHA and loads the script when Redis lacks it.
-_SCRIPT = Script(None, _READ_COUNTING.encode())
+_SHA1 = hashlib.sha1(_READ_COUNTING.encode()).hexdigest()  # what EVALSHA names it by
 
 
 def read_counting(
@@ -56,8 +55,13 @@ def read_counting(
     for key, (period, now) in counters.items():
         names += [client.make_key(key), client.make_key(f"{key}:since")]
         arguments += [int(period), client.encode(now)]
+    redis = client.get_client(write=True)
     try:
-        read, counts = _SCRIPT(names, arguments, client=client.get_client(write=True))
+        try:
+            read, counts = redis.evalsha(_SHA1, len(names), *names, *arguments)
+        except NoScriptError:  # a Redis started since: it learns the script
+            redis.script_load(_READ_COUNTING)
+            read, counts = redis.evalsha(_SHA1, len(names), *names, *arguments)
     except (RedisError, OSError) as error:
         log.warning("shared cache unavailable, read as a miss: %s", error)
         return {}, {}
