@@ -8,8 +8,8 @@ from sessions import combat_screen
 from sessions import combat_spell_views as spell_views
 from sessions import combat_views as views
 
-campaign = "campaigns/<rowid:pk>/"
-combat = "campaigns/<rowid:pk>/table/combat/"
+campaign = ""  # under `campaigns/<rowid:pk>/`, as sessions/urls.py
+combat = "table/combat/"
 encounter = combat + "<rowid:encounter_pk>/"
 combatant = encounter + "combatants/<rowid:combatant_pk>/"
 

@@ -1,4 +1,7 @@
-"""Pages of a play session: the séances of a campaign and the table (namespace `sessions`)."""
+"""Pages of a play session: the séances of a campaign and the table (namespace `sessions`).
+
+Included under `campaigns/<rowid:pk>/` (altherion/urls.py): an address outside a campaign is
+refused by that one prefix, not by each of these patterns in turn."""
 
 from django.urls import path
 
@@ -7,9 +10,9 @@ from sessions import combat_urls, session_views, views
 
 app_name = "sessions"
 
-table = "campaigns/<rowid:pk>/table/"
-session = "campaigns/<rowid:pk>/sessions/<rowid:session_pk>/table/"
-campaign = "campaigns/<rowid:pk>/"
+table = "table/"
+session = "sessions/<rowid:session_pk>/table/"
+campaign = ""
 urlpatterns = [
     path(campaign + "sessions/", session_views.session_list, name="list"),
     path(campaign + "sessions/new/", session_views.session_create, name="create"),
