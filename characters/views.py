@@ -125,12 +125,15 @@ def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context["csrf_token"] = page_cache.CSRF_PLACEHOLDER
         return render_to_string("characters/sheet_page.html", context, request=request)
 
-    shell = page_cache.cached(shell_key, render_shell) if fresh else render_shell()
-    body = page_cache.cached(body_key, render_body)
-    response = HttpResponse(page_cache.with_csrf(page_cache.page(shell, body), token))
-    if fresh:
-        response["ETag"] = etag
-    return response
+    def draw(shell: str) -> str:
+        return page_cache.page(shell, page_cache.cached(body_key, render_body))
+
+    if not fresh:
+        return HttpResponse(page_cache.with_token(page_cache.pieces(draw(render_shell())), token))
+    cut = page_cache.page_pieces(
+        shell_key, body_key, lambda: draw(page_cache.cached(shell_key, render_shell))
+    )
+    return HttpResponse(page_cache.with_token(cut, token), headers={"ETag": etag})
 
 
 def _render_sections(request, character, *, primary: str, status: int = 200, **extra):

@@ -5,7 +5,8 @@ everything they show (a version, a revision, the viewer's rights, the language, 
 key's value never changes, a write makes a new key. Such an entry can be kept in the process as
 well, and a hit then costs no round trip to Redis and no unpickling (a sheet page is ~70 kB). The
 process keeps the LOCAL_ENTRIES most recently used, each at most LOCAL_SECONDS; only rendered
-text (str or bytes) goes through here, never a value a later write could change under its key.
+text (str or bytes, or bytes cut in pieces: `local_put`) goes through here, never a value a later
+write could change under its key.
 
 A missing entry is rendered once, not once per process that asks for it at the same moment
 (`get_or_render`): after a write, every open page's next read asks for the same new key, and the
@@ -73,6 +74,16 @@ def get(key: str):
         if value is not None:
             _recent.put(key, value)
     return value
+
+
+def local_get(key: str):
+    """This process's own copy alone (None if it has none): for what is derived from entries
+    in the process, and never shared."""
+    return _recent.get(key)
+
+
+def local_put(key: str, value) -> None:
+    _recent.put(key, value)
 
 
 def get_many(keys: list[str]) -> dict:

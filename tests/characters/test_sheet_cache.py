@@ -42,6 +42,18 @@ def unmasked(page: str) -> str:
     return re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]+"', r"\1-", page)
 
 
+def test_a_saved_message_shows_once_then_the_kept_page_again(client, player, character):
+    client.force_login(player)
+    kept = body(client, character)  # the page is kept, cut where its token goes
+    field = reverse("characters:field", args=[character.pk, "lineage"])
+    saved = client.post(field, {"value": "Maison Vey", "version": 1}, follow=True)
+    page = saved.content.decode()
+    assert "Lignée enregistré" in page and "Maison Vey" in page and "__sheet_csrf" not in page
+    again = body(client, character)
+    assert "enregistré" not in again and "Maison Vey" in again
+    assert unmasked(body(client, character)) == unmasked(again) != unmasked(kept)
+
+
 def test_field_and_skill_edits_show_on_the_next_read(client, player, character):
     client.force_login(player)
     assert 'data-version="1"' in body(client, character)
