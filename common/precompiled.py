@@ -15,6 +15,7 @@ puts a precompiled locking read in front of it, in the same statement.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,10 +55,13 @@ class Precompiled:
     def _plan(self, connection) -> _Plan:
         plan = self._plans.get(connection.vendor)
         if plan is None:
-            compiler = self._build(*self._markers).query.get_compiler(connection=connection)
+            query = self._build(*self._markers).query
+            compiler = query.get_compiler(connection=connection)
             # The ORM compiles a locking read only in a transaction (it runs in one, or in a
-            # statement that is its own: `insert_pair_locked`); compiling runs no query.
-            with transaction.atomic(using=connection.alias):
+            # statement that is its own: `insert_pair_locked`). Compiling runs no query, but
+            # inside a transaction the savepoint would: only a locking read takes one.
+            locking = query.select_for_update
+            with transaction.atomic(using=connection.alias) if locking else nullcontext():
                 sql, params = compiler.as_sql()
             missing = [m for m in self._markers if m not in params]
             if missing:

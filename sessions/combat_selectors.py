@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
+from common.precompiled import Precompiled
 from rules import combat as rules_combat
 from rules import reference
 from sessions.models import (
@@ -31,14 +32,22 @@ def stat_blocks_for_user(*, campaign: Campaign) -> QuerySet[StatBlock]:
     return blocks if is_storyteller(campaign) else blocks.filter(hidden=False)
 
 
-def encounter_open_get(*, campaign: Campaign) -> Encounter | None:
-    """The campaign's fight not yet ended (at most one), or None."""
-    return (
-        Encounter.objects.filter(campaign=campaign)
+# Compiled once (common/precompiled.py): every table page and combat view asks for it.
+_OPEN_ENCOUNTER = Precompiled(
+    lambda campaign_id: (
+        Encounter.objects.filter(campaign_id=campaign_id)
         .exclude(status=EncounterStatus.ENDED)
         .select_related("play_session")
-        .first()
-    )
+        .order_by("-pk")[:1]
+    ),
+    -1,
+)
+
+
+def encounter_open_get(*, campaign: Campaign) -> Encounter | None:
+    """The campaign's fight not yet ended (at most one), or None."""
+    found = _OPEN_ENCOUNTER.objects(campaign.pk)
+    return found[0] if found else None
 
 
 def encounters_for_campaign(*, campaign: Campaign) -> QuerySet[Encounter]:

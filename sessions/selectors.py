@@ -17,6 +17,8 @@ from django.utils import timezone
 from campaigns.models import Arc, Campaign, Membership, Role
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
+from characters.selectors import skills_aggregate, with_skills_from
+from common.precompiled import Precompiled
 from rules import morale as rules_morale
 from rules import states as rules_states
 from sessions.injuries import injury_effect, injury_label, open_injuries
@@ -273,6 +275,12 @@ class MoralePanel:
         return range(self.room)
 
 
+_POOL = Precompiled(
+    lambda campaign_id: MoralePool.objects.filter(campaign_id=campaign_id).order_by("pk")[:1], -1
+)
+_PENDING = Precompiled(lambda campaign_id: pending_fortune_requests(campaign=campaign_id), -1)
+
+
 def morale_panel(
     *, campaign: Campaign, user, group: list[Character] | None = None, wounds: list | None = None
 ) -> MoralePanel:
@@ -280,7 +288,8 @@ def morale_panel(
     rules.morale, and the Fortune spends waiting for the Conteur (four queries; one fewer with
     the `group` a page already read, `player_characters(campaign)`, and one fewer with the open
     injuries it read, `wounds`)."""
-    pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
+    found = _POOL.objects(campaign.pk)
+    pool = found[0] if found else MoralePool(campaign=campaign)
     characters = list(player_characters(campaign)) if group is None else group
     morale = morale_of(pool, characters)
     keys = member_keys(characters)
@@ -317,7 +326,7 @@ def morale_panel(
             points=event.payload["fortune_request"],
             reason=event.payload.get("reason", ""),
         )
-        for event in pending_fortune_requests(campaign=campaign)
+        for event in _PENDING.objects(campaign.pk)
     ]
     return MoralePanel(
         hope=morale.hope,
@@ -347,7 +356,8 @@ def fortune_request_exists(*, campaign: Campaign, pk: int) -> bool:
 
 
 def morale_state(*, campaign: Campaign) -> rules_morale.Morale:
-    pool = MoralePool.objects.filter(campaign=campaign).first() or MoralePool(campaign=campaign)
+    found = _POOL.objects(campaign.pk)
+    pool = found[0] if found else MoralePool(campaign=campaign)
     return morale_of(pool, list(player_characters(campaign)))
 
 
@@ -376,13 +386,33 @@ def has_morale_event(events: list[TableEvent]) -> bool:
     return any(e.kind in (TableEventKind.MORALE, TableEventKind.CONSEQUENCE) for e in events)
 
 
+def _with_skills(characters: QuerySet[Character]) -> QuerySet[Character]:
+    return characters.annotate(skill_rows=skills_aggregate()).order_by("name", "pk")
+
+
+# Compiled once (common/precompiled.py): the table page asks for them on every load.
+_ALL_ROLLERS = Precompiled(
+    lambda campaign_id: _with_skills(Character.objects.filter(campaign_id=campaign_id)), -1
+)
+_OWN_ROLLERS = Precompiled(
+    lambda campaign_id, owner_id: _with_skills(
+        Character.objects.filter(campaign_id=campaign_id, owner_id=owner_id)
+    ),
+    -1,
+    -2,
+)
+
+
 def characters_for_roller(*, campaign: Campaign, user) -> list[Character]:
-    """The characters this member may roll for, with their skills (two queries): the Conteur's
+    """The characters this member may roll for, with their skills (one query): the Conteur's
     are all of them, a player's are its own."""
-    characters = Character.objects.filter(campaign=campaign).prefetch_related("skills")
-    if not is_storyteller(campaign):
-        characters = characters.filter(owner=user)
-    return list(characters.order_by("name", "pk"))
+    if is_storyteller(campaign):
+        characters = _ALL_ROLLERS.objects(campaign.pk)
+    else:
+        characters = _OWN_ROLLERS.objects(campaign.pk, user.pk)
+    for character in characters:
+        with_skills_from(character, character.skill_rows)
+    return characters
 
 
 def _injuries_of(characters: list[Character], wounds: list | None) -> list:

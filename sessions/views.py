@@ -41,8 +41,9 @@ from sessions.forms import (
     RollForm,
     fresh_key,
 )
-from sessions.injuries import open_injuries, roller_injuries
+from sessions.injuries import open_injuries_in, roller_injuries
 from sessions.models import PlaySession, TableEvent, TableEventKind
+from sessions.morale import group_of
 
 MORALE_CHANGED = "morale-changed"
 POLL_NOW = "table-poll"
@@ -141,9 +142,9 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     entries = selectors.log_entries(
         campaign=campaign, user=request.user, before=before, character_id=character_filter
     )
-    group = list(selectors.player_characters(campaign))
+    group = group_of(campaign.pk)
     # The roll form's injuries and the Moral panel's, read once for both.
-    wounds = open_injuries({c.pk for c in characters} | {c.pk for c in group})
+    wounds = open_injuries_in(campaign.pk, {c.pk for c in characters} | {c.pk for c in group})
     injuries = selectors.hindering_injuries(characters, wounds)
     if "idempotency_key" in request.GET:
         # "Calculer les chances" without JavaScript: the form comes back with its odds.
