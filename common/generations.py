@@ -8,6 +8,10 @@ move reads the new rows. A counter missing from the cache (never made, evicted, 
 TTL, the cache down) starts again at a random value, which nothing kept can carry; a move the
 cache missed (down at that moment) leaves what was kept stale for TTL at most.
 
+The move at commit is sent without waiting for Redis' answer (`_bump_unanswered`): the commit's
+writer answers its client after the command is in Redis' socket, and a read that follows that
+answer (any read that must see the write) reaches Redis after it, so Redis runs the move first.
+
 Counters only say something if every process that serves the app moves and reads the same ones:
 `settings.CACHE_SHARED` (Redis, or a single process). Otherwise none is ever started, and every
 reader reads the database.
@@ -16,14 +20,19 @@ reader reads the database.
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 import threading
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection, transaction
+from django_redis.cache import RedisCache
+from redis.exceptions import RedisError
 
 from common import db_outage
+
+log = logging.getLogger(__name__)
 
 TTL = 60  # seconds: the longest a counter that missed a move stays wrong
 
@@ -52,7 +61,7 @@ def move(key: str, *, now: bool = True) -> None:
 
 
 def _committed(key: str) -> None:
-    bump(key)
+    _bump_unanswered(key)
     _unsettled().discard(key)
 
 
@@ -82,6 +91,32 @@ def bump(key: str) -> None:
     """Move the counter now (a writer that moves it at commit alone calls this then)."""
     with contextlib.suppress(ValueError):  # no counter: nothing kept can carry the next one
         cache.incr(key)
+
+
+# CLIENT REPLY SKIP: Redis answers neither it nor the next command. The move is `incr`'s for a
+# counter that exists (django-redis' own script): a missing counter stays missing.
+_SKIP_REPLY = ("CLIENT", "REPLY", "SKIP")
+_MOVE_IF_STARTED = "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCR', KEYS[1]) end"
+
+
+def _bump_unanswered(key: str) -> None:
+    """`bump(key)`, on Redis sent without waiting for the answer: a round trip fewer for every
+    commit (a roll's web process spends more CPU waking for an answer than sending)."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        bump(key)
+        return
+    client = backend.client
+    try:
+        pool = client.get_client(write=True).connection_pool
+        conn = pool.get_connection()
+        try:
+            move = ("EVAL", _MOVE_IF_STARTED, 1, client.make_key(key))
+            conn.send_packed_command(conn.pack_commands([_SKIP_REPLY, move]))
+        finally:
+            pool.release(conn)
+    except (RedisError, OSError) as error:  # missed: what was kept is stale for TTL at most
+        log.warning("shared cache unavailable, counter not moved: %s", error)
 
 
 def kept_or_read(*, values: dict, entry: str, counters: list[str], read, timeout: int):

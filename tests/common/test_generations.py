@@ -74,3 +74,24 @@ def test_a_move_the_cache_cannot_take_is_not_an_error(settings):
 
     settings.CACHES = redis_caches("redis://127.0.0.1:9/0")
     generations.bump(KEY)  # missed: what was kept stays stale for TTL at most
+
+
+def test_on_redis_the_move_at_commit_is_run_before_any_later_read(redis_cache):
+    start = generations.read_or_start(KEY)
+    with transaction.atomic():
+        generations.move(KEY)
+        generations.move("test-gen-never-started")
+    # Sent without waiting for its answer, yet counted before what follows, on another
+    # connection (another process) as on this one, whose next answers are their own.
+    assert int(redis_cache.get(cache.make_key(KEY))) == start + 2
+    assert cache.get(KEY) == start + 2
+    cache.set("test-after", "kept")
+    assert cache.get("test-after") == "kept" and cache.get("test-gen-never-started") is None
+
+
+def test_a_move_at_commit_the_cache_cannot_take_is_not_an_error(settings):
+    from tests.conftest import redis_caches
+
+    settings.CACHES = redis_caches("redis://127.0.0.1:9/0")
+    with transaction.atomic():
+        generations.move(KEY)  # missed twice: what was kept stays stale for TTL at most
