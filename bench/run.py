@@ -28,9 +28,9 @@ def scripts() -> list[Path]:
 def cells(row: dict, floors: dict[str, dict]) -> list[str]:
     if "rps" in row:
         floor = floors.get(row.get("floor") or "")
-        ratio = f"{row['rps'] / floor['rps']:.2f}" if floor else "1 (plancher)"
+        ratio = f"{row['rps'] / floor['rps']:.3f}" if floor else "1 (plancher)"
         if "ratio" in row:  # measured in rounds against the floor of each (bench/sheet.py)
-            ratio = f"{row['ratio']:.2f}"
+            ratio = f"{row['ratio']:.3f}"
         errors = f" ({row['errors']} erreurs)" if row.get("errors") else ""
         return [
             row["name"] + errors,

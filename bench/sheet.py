@@ -350,7 +350,7 @@ def main() -> int:
         for label in ("sheet page", "API detail", "sheet page (mixed)", "API detail (mixed)"):
             result = results[label]
             print(
-                f"ratio {label}/floor: throughput {result['ratio']:.2f}× (median of {ROUNDS}"
+                f"ratio {label}/floor: throughput {result['ratio']:.3f}× (median of {ROUNDS}"
                 f" rounds), "
                 f"p50 {result['p50'] / floor['p50']:.1f}×, p99 {result['p99'] / floor['p99']:.1f}×"
             )

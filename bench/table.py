@@ -448,7 +448,7 @@ def main() -> int:
         slower = result["p50"] / base["p50"]
         print(
             f"{labels[name]:38} {result['rps']:8.0f} {result['p50']:8.1f} {result['p99']:8.1f}"
-            f" {ratio:10.2f} {slower:8.1f} {result['errors']:8d}"
+            f" {ratio:10.3f} {slower:8.1f} {result['errors']:8d}"
         )
     floor_name = f"plancher ({OPEN_PAGES} clients)"
     names = {
