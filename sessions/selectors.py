@@ -278,6 +278,14 @@ class MoralePanel:
 _POOL = Precompiled(
     lambda campaign_id: MoralePool.objects.filter(campaign_id=campaign_id).order_by("pk")[:1], -1
 )
+
+
+def _pool_of(campaign: Campaign) -> MoralePool:
+    """The campaign's Moral row, or a new one not saved yet (the table not used yet)."""
+    found = _POOL.objects(campaign.pk)
+    return found[0] if found else MoralePool(campaign=campaign)
+
+
 _PENDING = Precompiled(lambda campaign_id: pending_fortune_requests(campaign=campaign_id), -1)
 
 
@@ -288,8 +296,7 @@ def morale_panel(
     rules.morale, and the Fortune spends waiting for the Conteur (four queries; one fewer with
     the `group` a page already read, `player_characters(campaign)`, and one fewer with the open
     injuries it read, `wounds`)."""
-    found = _POOL.objects(campaign.pk)
-    pool = found[0] if found else MoralePool(campaign=campaign)
+    pool = _pool_of(campaign)
     characters = list(player_characters(campaign)) if group is None else group
     morale = morale_of(pool, characters)
     keys = member_keys(characters)
@@ -356,8 +363,7 @@ def fortune_request_exists(*, campaign: Campaign, pk: int) -> bool:
 
 
 def morale_state(*, campaign: Campaign) -> rules_morale.Morale:
-    found = _POOL.objects(campaign.pk)
-    pool = found[0] if found else MoralePool(campaign=campaign)
+    pool = _pool_of(campaign)
     return morale_of(pool, list(player_characters(campaign)))
 
 
