@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import secrets
+import socket
 import threading
 
 from django.conf import settings
@@ -93,30 +95,83 @@ def bump(key: str) -> None:
         cache.incr(key)
 
 
-# CLIENT REPLY SKIP: Redis answers neither it nor the next command. The move is `incr`'s for a
-# counter that exists (django-redis' own script): a missing counter stays missing.
-_SKIP_REPLY = ("CLIENT", "REPLY", "SKIP")
-_MOVE_IF_STARTED = "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCR', KEYS[1]) end"
+# The move is `incr`'s for a counter that exists (django-redis' own script): a missing counter
+# stays missing.
+_MOVE_IF_STARTED = b"if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCR', KEYS[1]) end"
+_MOVE_HEAD = b"*4\r\n$4\r\nEVAL\r\n$%d\r\n%s\r\n$1\r\n1\r\n" % (
+    len(_MOVE_IF_STARTED),
+    _MOVE_IF_STARTED,
+)
+
+
+class _Unanswered(threading.local):
+    """This thread's connection to the cache's Redis that Redis never answers (CLIENT REPLY
+    OFF), for the moves at commit, and the process that opened it."""
+
+    connection = None
+    pid = 0
+    backend = None
+
+
+_unanswered = _Unanswered()
 
 
 def _bump_unanswered(key: str) -> None:
-    """`bump(key)`, on Redis sent without waiting for the answer: a round trip fewer for every
-    commit (a roll's web process spends more CPU waking for an answer than sending)."""
+    """`bump(key)`, on Redis sent without waiting for the answer, on a connection Redis never
+    answers: one write to a socket for every commit, no round trip, no connection taken from
+    the pool and checked (a roll's web process spends more CPU waking for an answer than
+    sending)."""
     backend = caches["default"]
     if not isinstance(backend, RedisCache):
         bump(key)
         return
-    client = backend.client
+    name = backend.client.make_key(key).encode()
+    command = b"%s$%d\r\n%s\r\n" % (_MOVE_HEAD, len(name), name)
     try:
-        pool = client.get_client(write=True).connection_pool
-        conn = pool.get_connection()
-        try:
-            move = ("EVAL", _MOVE_IF_STARTED, 1, client.make_key(key))
-            conn.send_packed_command(conn.pack_commands([_SKIP_REPLY, move]))
-        finally:
-            pool.release(conn)
+        _quiet_connection(backend).send_packed_command([command], check_health=False)
     except (RedisError, OSError) as error:  # missed: what was kept is stale for TTL at most
+        _forget_quiet_connection()
         log.warning("shared cache unavailable, counter not moved: %s", error)
+
+
+def _quiet_connection(backend: RedisCache):
+    """This thread's unanswered connection to `backend`'s Redis, opened again when Redis closed
+    it (a restart, an idle timeout: its socket then reads as ended), in a forked process, and
+    for another cache (settings changed)."""
+    connection, pid = _unanswered.connection, os.getpid()
+    kept = connection is not None and (_unanswered.pid, _unanswered.backend) == (pid, backend)
+    if kept and _open(connection._sock):
+        return connection
+    _forget_quiet_connection()
+    pool = backend.client.get_client(write=True).connection_pool
+    connection = pool.connection_class(**pool.connection_kwargs)
+    connection.connect()
+    connection.send_command("CLIENT", "REPLY", "OFF")
+    # Non-blocking: the check below waits for nothing, and a write Redis cannot take at once
+    # (never under a working Redis: a move is a few dozen bytes) is a missed move.
+    connection._sock.settimeout(0.0)
+    _unanswered.connection, _unanswered.pid, _unanswered.backend = connection, pid, backend
+    return connection
+
+
+def _forget_quiet_connection() -> None:
+    if _unanswered.connection is not None:
+        _unanswered.connection.disconnect()  # a move half written must not be finished later
+        _unanswered.connection = None
+
+
+def _open(sock) -> bool:
+    """Whether Redis still holds this socket open: it never answers on it, so anything to read
+    (the end of the stream, an error) means it closed it."""
+    if sock is None:
+        return False
+    try:
+        sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def kept_or_read(*, values: dict, entry: str, counters: list[str], read, timeout: int):

@@ -95,3 +95,27 @@ def test_a_move_at_commit_the_cache_cannot_take_is_not_an_error(settings):
     settings.CACHES = redis_caches("redis://127.0.0.1:9/0")
     with transaction.atomic():
         generations.move(KEY)  # missed twice: what was kept stays stale for TTL at most
+
+
+def test_on_redis_a_move_after_redis_dropped_its_connection_still_lands(redis_cache):
+    start = generations.read_or_start(KEY)
+    with transaction.atomic():
+        generations.move(KEY, now=False)
+    # Redis closes every connection that the moves go out on (a restart, an idle timeout).
+    for client in redis_cache.client_list():
+        if client["cmd"] in ("eval", "client|reply"):
+            redis_cache.client_kill_filter(_id=client["id"])
+    with transaction.atomic():
+        generations.move(KEY, now=False)
+    assert cache.get(KEY) == start + 2
+
+
+def test_on_redis_the_moves_connection_is_never_answered(redis_cache):
+    start = generations.read_or_start(KEY)
+    for _ in range(3):
+        with transaction.atomic():
+            generations.move(KEY, now=False)
+    assert cache.get(KEY) == start + 3
+    quiet = generations._unanswered.connection
+    # Nothing waits on its socket: Redis has answered neither the moves nor CLIENT REPLY OFF.
+    assert generations._open(quiet._sock)
