@@ -24,7 +24,8 @@ class AltherionConfig(AppConfig):
         post_delete.connect(forget_token, sender=Token, dispatch_uid="forget-cached-token-del")
         request_finished.connect(generations.settle, dispatch_uid="settle-generations")
         task_postrun.connect(generations.settle, dispatch_uid="settle-generations-job", weak=False)
-        request_started.connect(db_outage.drop_ended, dispatch_uid="drop-ended-connection")
+        request_started.connect(db_outage.request_began, dispatch_uid="drop-ended-connection")
+        request_finished.connect(db_outage.request_ended, dispatch_uid="request-ended-outage")
         task_prerun.connect(
             db_outage.drop_ended, dispatch_uid="drop-ended-connection-job", weak=False
         )

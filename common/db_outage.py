@@ -8,14 +8,19 @@ idle connection with something to read has been ended. Two callers ask:
   request, a round trip to PostgreSQL; this is a system call.
 - a read that the caches answer without the database (`confirm_reachable`, from
   common/generations.kept_or_read): while the database is away it fails as a query would, a 503
-  like every other request's (issue 12), not a 200 from the cache.
+  like every other request's (issue 12), not a 200 from the cache. A request whose connection
+  was seen open when it started (`request_began`) is not asked again: its reads follow within
+  the same moment, and a roll reads two kept entries.
 """
 
 from __future__ import annotations
 
 import select
+import threading
 
 from django.db import connection
+
+_request = threading.local()  # `seen_open`: this request's connection was open when it began
 
 
 def drop_ended(**_signal) -> None:
@@ -30,10 +35,22 @@ def drop_ended(**_signal) -> None:
         connection.close()
 
 
+def request_began(**_signal) -> None:
+    """`drop_ended` at the start of a request, remembering whether the connection was open."""
+    drop_ended()
+    _request.seen_open = connection.connection is not None and connection.vendor == "postgresql"
+
+
+def request_ended(**_signal) -> None:
+    _request.seen_open = False
+
+
 def confirm_reachable() -> None:
     """Raise `OperationalError` if the database is away; otherwise leave an open connection."""
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return  # SQLite is a file; inside a transaction the connection is in use, not idle
+    if getattr(_request, "seen_open", False) and connection.connection is not None:
+        return
     drop_ended()
     connection.ensure_connection()
 

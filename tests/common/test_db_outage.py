@@ -89,3 +89,21 @@ def test_the_first_request_after_the_server_ended_the_session_is_answered(postgr
     pid = end_session()
     assert client.get(reverse("campaigns:list")).status_code == 200
     assert backend_pid() != pid
+
+
+def test_a_request_polls_its_connection_once_however_many_kept_reads_it_serves(
+    postgres, player, character, monkeypatch
+):
+    """A read from the caches right after the request's start, on a connection seen open
+    then, is not polled again (a roll serves two kept entries)."""
+    client = Client(raise_request_exception=False)
+    client.force_login(player)
+    url = reverse("characters:sheet", args=[character.pk])
+    assert client.get(url).status_code == 200
+    polls = []
+    ended = db_outage._ended
+    monkeypatch.setattr(db_outage, "_ended", lambda raw: polls.append(raw) or ended(raw))
+    assert client.get(url).status_code == 200  # from the caches
+    assert len(polls) == 1
+    db_outage.confirm_reachable()  # outside a request: polled again
+    assert len(polls) == 2
