@@ -12,7 +12,7 @@ from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
 
 from common import counted_read, throttles, user_prefetch
@@ -128,6 +128,16 @@ class CachedTokenAuthentication(TokenAuthentication):
         _remember(entry, user.pk)
         # The user cached as a session's is (not this instance: it holds its token).
         return CachedUserBackend().get_user(user.pk) or user, token
+
+
+class CookieSessionAuthentication(SessionAuthentication):
+    """DRF's session authentication, passed at once by a request without a session cookie (an
+    API client's, with its token): Django would find no session and an anonymous user."""
+
+    def authenticate(self, request):
+        if settings.SESSION_COOKIE_NAME not in request._request.COOKIES:
+            return None
+        return super().authenticate(request)
 
 
 def _remember(entry: str, user_id: int) -> None:
