@@ -220,8 +220,15 @@ def with_skills_from(character: Character, rows: list[dict] | None) -> None:
 
 
 def _prefetched(character: Character, relation: str, rows: list) -> None:
-    """What `prefetch_related(relation)` would have left: `.<relation>.all()` reads `rows`."""
-    queryset = getattr(character, relation).all()
+    """What `prefetch_related(relation)` would have left: `.<relation>.all()` reads `rows`.
+
+    The queryset is the one the related manager makes (its filter on the character deferred,
+    as the manager defers it, the character known to its rows), built without the manager: a
+    roll's cached roller gets its skills this way, and a manager's making was most of it."""
+    link = character._meta.get_field(relation).field
+    queryset = QuerySet(model=link.model, hints={"instance": character})
+    queryset._deferred_filter = (False, (), {link.name: character})
+    queryset._known_related_objects = {link: {character.pk: character}}
     queryset._result_cache, queryset._prefetch_done = rows, True
     character.__dict__.setdefault("_prefetched_objects_cache", {})[relation] = queryset
 
