@@ -116,13 +116,13 @@ class CachedTokenAuthentication(TokenAuthentication):
             )
             if user is not None and user is not UNCONFIRMED:
                 throttles.keep_counts(request, counts)
-                return user, Token(key=key, user=user)
+                return user, _token(key, user)
         user_id = cache.get(entry)
         if user_id is not None:
             user = CachedUserBackend().get_user(user_id)
             if user is not None:
                 _remember(entry, user_id)
-                return user, Token(key=key, user=user)
+                return user, _token(key, user)
         user, token = super().authenticate_credentials(key)
         cache.set(entry, user.pk, USER_CACHE_SECONDS)
         _remember(entry, user.pk)
@@ -138,6 +138,16 @@ class CookieSessionAuthentication(SessionAuthentication):
         if settings.SESSION_COOKIE_NAME not in request._request.COOKIES:
             return None
         return super().authenticate(request)
+
+
+_TOKEN_FIELDS = ("key", "user_id", "created")
+
+
+def _token(key: str, user) -> Token:
+    """The request's token (its `auth`), as read with its user (not its creation date)."""
+    token = Token.from_db(None, _TOKEN_FIELDS, (key, user.pk, None))
+    token._state.fields_cache["user"] = user
+    return token
 
 
 def _remember(entry: str, user_id: int) -> None:

@@ -27,6 +27,7 @@ from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
 from common import precompiled
+from common.new_rows import new_row
 from rules import experience as rules_xp
 from rules import morale as rules_morale
 from rules import reference
@@ -294,7 +295,8 @@ def _roll_made(
     """Roll the prepared check with the rules engine: the roll with its breakdown, not saved
     yet; its arc is the campaign's open one, read with the table's lock (`rolls.open_arc_id`)."""
     breakdown = roll_check(prepared.check, rng)
-    return Roll(
+    return new_row(
+        Roll,
         campaign=campaign,
         play_session=play_session,
         character=character,

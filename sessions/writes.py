@@ -16,6 +16,7 @@ from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import ChangeAction, Character
 from characters.services import character_update
+from common.new_rows import new_row
 from rules import morale as rules_morale
 from sessions.errors import violation
 from sessions.models import MoralePool, Roll, TableEvent, TableEventKind, Visibility
@@ -140,7 +141,8 @@ def log_line(
     payload: dict[str, Any] | None = None,
 ) -> TableEvent:
     """One line of the table's log, not saved yet."""
-    return TableEvent(
+    return new_row(
+        TableEvent,
         campaign_id=campaign_id,
         kind=kind,
         visibility=visibility,
