@@ -82,7 +82,8 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "4"))
 ROLL_SAMPLES = 50  # roll POSTs measured in-process (statements, CPU), after a few to warm up
 
 
-def server_env() -> dict[str, str]:
+def server_env(tree: Path = ROOT) -> dict[str, str]:
+    """The server's environment, its code from `tree` (this checkout unless bench/ab.py says)."""
     return {
         **os.environ,
         "DATABASE_URL": DATABASE_URL,
@@ -95,7 +96,7 @@ def server_env() -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "CELERY_BROKER_URL": "",
         "DJANGO_SETTINGS_MODULE": "_sheet_settings",
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "bench"), str(ROOT)]),
+        "PYTHONPATH": os.pathsep.join([str(Path(tree) / "bench"), str(tree)]),
     }
 
 
@@ -179,7 +180,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, tree: Path = ROOT) -> subprocess.Popen:
     process = subprocess.Popen(
         [
             sys.executable,
@@ -197,8 +198,8 @@ def start_server(port: int) -> subprocess.Popen:
             "--log-level",
             "warning",
         ],
-        cwd=ROOT,
-        env=server_env(),
+        cwd=tree,
+        env=server_env(tree),
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -356,6 +357,31 @@ def pages_held(port: int, server: subprocess.Popen, data: dict, roll, newest_eve
     return held
 
 
+def requests_for(data: dict):
+    """The floor's request and a roll's, as the loads send them (`seed()`'s campaign)."""
+
+    def floor(index, state):
+        return "GET", "/bench/floor", None, {"Cookie": f"sessionid={data['sessions'][index]}"}
+
+    def roll(index, state):
+        player = index % ROLLERS
+        body = {
+            "character": data["characters"][player],
+            "characteristic": random.choice(["strength", "agility", "finesse"]),
+            "skills": ["melee"],
+            "complexity": random.randint(0, 4),
+            "difficulty": random.randint(4, 16),
+            "idempotency_key": uuid.uuid4().hex,
+        }
+        headers = {
+            "Authorization": f"Token {data['tokens'][player]}",
+            "Content-Type": "application/json",
+        }
+        return "POST", f"/api/campaigns/{data['campaign']}/rolls/", json.dumps(body), headers
+
+    return floor, roll
+
+
 def main() -> int:
     try:
         recreate_database()
@@ -373,25 +399,7 @@ def main() -> int:
     server = start_server(port)
     campaign = data["campaign"]
     try:
-
-        def floor(index, state):
-            return "GET", "/bench/floor", None, {"Cookie": f"sessionid={data['sessions'][index]}"}
-
-        def roll(index, state):
-            player = index % ROLLERS
-            body = {
-                "character": data["characters"][player],
-                "characteristic": random.choice(["strength", "agility", "finesse"]),
-                "skills": ["melee"],
-                "complexity": random.randint(0, 4),
-                "difficulty": random.randint(4, 16),
-                "idempotency_key": uuid.uuid4().hex,
-            }
-            headers = {
-                "Authorization": f"Token {data['tokens'][player]}",
-                "Content-Type": "application/json",
-            }
-            return "POST", f"/api/campaigns/{campaign}/rolls/", json.dumps(body), headers
+        floor, roll = requests_for(data)
 
         def poll(index, state):
             # A page starts from the cursor it was rendered with: the newest event then.
