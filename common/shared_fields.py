@@ -26,7 +26,7 @@ from rest_framework import serializers
 from rest_framework import validators as drf_validators
 from rest_framework.fields import empty
 
-from common.api_fields import TextField
+from common.api_fields import BooleanField, TextField
 
 _TEMPLATES: dict[type, serializers.Serializer] = {}
 _PLANS: dict[type, list | None] = {}
@@ -113,7 +113,7 @@ def _check(field: serializers.Field) -> Callable[[Any], Any] | None:
     if type(field) is serializers.ListField:
         return _list_check(field)
     null = field.allow_null
-    if isinstance(field, serializers.BooleanField):
+    if type(field) in (serializers.BooleanField, BooleanField):
         return lambda v: v if type(v) is bool or (v is None and null) else _NOT_PLAIN
     if isinstance(field, serializers.ChoiceField) and type(field).to_internal_value is (
         serializers.ChoiceField.to_internal_value
