@@ -83,7 +83,7 @@ ROLL_SAMPLES = 50  # roll POSTs measured in-process (statements, CPU), after a f
 
 
 def server_env(tree: Path = ROOT) -> dict[str, str]:
-    """The server's environment, its code from `tree` (this checkout unless bench/ab.py says)."""
+    """The server's environment, its code from `tree` (this checkout unless bench/_ab.py says)."""
     return {
         **os.environ,
         "DATABASE_URL": DATABASE_URL,
