@@ -29,10 +29,8 @@ def new_row(model: type[M], **values: Any) -> M:
             obj = values.pop(name)
             args.append(None if obj is None else getattr(obj, target))
             related.append((name, obj))
-        elif attname in values:
+        elif attname in values:  # a plain field's name, or a relation's key by its attname
             args.append(values.pop(attname))
-        elif name in values:
-            args.append(values.pop(name))
         else:
             args.append(field.get_default())
     if values:
