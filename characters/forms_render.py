@@ -9,12 +9,13 @@ Django's renderer as before. tests/characters/test_sheet_miss.py compares the tw
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from django.forms.renderers import DjangoTemplates
-from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeData
+
+from common.html_text import shown as _shown
 
 WIDGETS = "django/forms/widgets/"
 # The widget templates that are `{% include "django/forms/widgets/input.html" %}` and no more.
@@ -25,12 +26,7 @@ OPTION_TEMPLATE = WIDGETS + "select_option.html"
 
 def _formatted(value) -> str:
     """`{{ value|stringformat:'s' }}` in an autoescaped template."""
-    return str(value) if isinstance(value, SafeData) else escape(value)
-
-
-def _shown(value) -> str:
-    """`{{ value }}` in an autoescaped template."""
-    return conditional_escape(localize(value))
+    return str(value) if isinstance(value, SafeData) else html.escape(str(value))
 
 
 def _attrs(attrs: dict) -> str:

@@ -82,9 +82,10 @@ def _shown(character, name: str, derived: str):
     return getattr(character, name)
 
 
-def part_keys(character, common: str) -> dict[str, str]:
-    """Each part's cache key: `common` (`page_cache.parts_key`) and what the part shows."""
-    derived = repr(sheet.derive(character))
+def part_keys(character, common: str, derived: sheet.Derived) -> dict[str, str]:
+    """Each part's cache key: `common` (`page_cache.parts_key`) and what the part shows
+    (`derived`: `sheet.derive(character)`)."""
+    derived = repr(derived)
     keys = {}
     for part, names in INPUTS.items():
         shown = repr(tuple(_shown(character, name, derived) for name in names))
@@ -93,11 +94,14 @@ def part_keys(character, common: str) -> dict[str, str]:
     return keys
 
 
-def render_parts(request, character, names) -> dict[str, str]:
-    """The parts `names` of the sheet drawn in one template context, the version a placeholder."""
+def render_parts(request, character, names, derived: sheet.Derived) -> dict[str, str]:
+    """The parts `names` of the sheet drawn in one template context, the version a placeholder
+    (`derived`, computed once for the keys, is what the parts show)."""
     version, character.version = character.version, VERSION_PLACEHOLDER
     try:
-        context = sheet_context(request, character, csrf_token=page_cache.CSRF_PLACEHOLDER)
+        context = sheet_context(
+            request, character, csrf_token=page_cache.CSRF_PLACEHOLDER, derived=derived
+        )
         template = engines["django"].engine.get_template("characters/sheet.html")
         partials = template.extra_data["partials"]
         bound = make_context(context, request)
@@ -124,14 +128,15 @@ def glue(parts: dict[str, str], version: int) -> str:
 def body(request, character, common: str) -> str:
     """The sheet's body: the parts already drawn from the cache, the others drawn and kept (the
     debug server draws every part: templates change under it)."""
-    keys = part_keys(character, common)
+    derived = sheet.derive(character)
+    keys = part_keys(character, common, derived)
     # From the shared cache alone: each process keeps its recent whole bodies in its memory
     # (common/content_cache.py), a part is only read when a body is drawn.
     found = {} if settings.DEBUG else cache.get_many(list(keys.values()))
     parts = {name: found[key] for name, key in keys.items() if key in found}
     missing = [name for name in keys if name not in parts]
     if missing:
-        drawn = render_parts(request, character, missing)
+        drawn = render_parts(request, character, missing, derived)
         if not settings.DEBUG:
             kept = {keys[name]: drawn[name] for name in missing}
             cache.set_many(kept, page_cache.TIMEOUT)

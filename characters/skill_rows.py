@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from django.utils.html import conditional_escape as e
 from django.utils.safestring import SafeString, mark_safe
 
+from common.html_text import escape as e
 from rules import french
 
 
@@ -19,7 +19,7 @@ def _expertises(row) -> str:
 
 def _odds_cells(odds, knowledge: str) -> str:
     if not odds:
-        return f'<td colspan="3" class="help">{e(knowledge)}</td>'
+        return f'<td colspan="3" class="help">{knowledge}</td>'
     return "".join(
         f'<td class="odds">{e(french.percent(float(v)))}</td>'
         for v in (odds.success, odds.critical_success, odds.critical_failure)
@@ -27,7 +27,7 @@ def _odds_cells(odds, knowledge: str) -> str:
 
 
 def _edit_cells(item, csrf: str, words: dict) -> str:
-    row, url, pk = item["row"], e(item["url"]), e(item["id"])
+    row, url, pk, level = item["row"], e(item["url"]), e(item["id"]), e(item["level"])
     expertises = _expertises(row)
     return (
         f'<td colspan="2" class="no-print">'
@@ -36,14 +36,14 @@ def _edit_cells(item, csrf: str, words: dict) -> str:
         f'{csrf}<input type="hidden" name="version" value="{e(item["version"])}">'
         f'<label class="visually-hidden" for="skill-level-{pk}">{e(item["level_label"])}</label>'
         f'<input id="skill-level-{pk}" class="num" type="number" name="level" min="0" max="10"'
-        f' value="{e(item["level"])}">'
+        f' value="{level}">'
         f'<label class="visually-hidden" for="skill-exp-{pk}">{e(item["expertises_label"])}'
         f"</label>"
         f'<input id="skill-exp-{pk}" type="text" name="expertises" value="{expertises}"'
-        f' placeholder="{e(words["expertises"])}">'
-        f'<button type="submit" class="small secondary">{e(words["save"])}</button>'
+        f' placeholder="{words["expertises"]}">'
+        f'<button type="submit" class="small secondary">{words["save"]}</button>'
         f"</form></td>"
-        f'<td class="print-only">{e(item["level"])}</td>'
+        f'<td class="print-only">{level}</td>'
         f'<td class="print-only">{expertises or "—"}</td>'
     )
 
@@ -52,8 +52,8 @@ def _actions(item, csrf: str, words: dict, roll_url: str) -> str:
     url = e(item["url"])
     roll = ""
     if item["odds"]:
-        href = f"{e(roll_url)}&amp;skill={e(quote(str(item['row'].key), safe='/'))}"
-        roll = f'<a class="small button secondary" href="{href}">{e(words["roll"])}</a>'
+        href = f"{roll_url}&amp;skill={e(quote(str(item['row'].key), safe='/'))}"
+        roll = f'<a class="small button secondary" href="{href}">{words["roll"]}</a>'
     return (
         f'<td class="no-print">{roll}'
         f'<form method="post" action="{url}" hx-post="{url}" hx-target="#skills"'
@@ -61,7 +61,7 @@ def _actions(item, csrf: str, words: dict, roll_url: str) -> str:
         f'{csrf}<input type="hidden" name="version" value="{e(item["version"])}">'
         f'<input type="hidden" name="level" value="{e(item["level"])}">'
         f'<input type="hidden" name="remove" value="1">'
-        f'<button type="submit" class="small secondary">{e(words["remove"])}</button>'
+        f'<button type="submit" class="small secondary">{words["remove"]}</button>'
         f"</form></td>"
     )
 
@@ -73,6 +73,9 @@ def skill_rows(
     `csrf` the form's token input, `words` the row's translated words (save, remove, roll,
     knowledge, expertises), `roll_url` the table's URL with the character chosen."""
     rows = []
+    # What every row repeats, escaped once.
+    words = {name: e(word) for name, word in words.items()}
+    roll_url = e(roll_url)
     for item in items:
         row = item["row"]
         if can_edit:

@@ -4,8 +4,6 @@ cases a sheet repeats (issue 15 §2), not through a template per field."""
 
 from django import template
 from django.template.defaulttags import CsrfTokenNode
-from django.utils.formats import localize
-from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator, capfirst
 from django.utils.translation import gettext as _
@@ -14,6 +12,8 @@ from characters.fields import SHEET_FIELDS
 from characters.forms import ENTRY_LABELS, FieldForm
 from characters.sheet_page import KEY, page_urls
 from characters.skill_rows import skill_rows as _skill_rows
+from common import html_text
+from common.form_html import form_html
 from rules import french
 
 register = template.Library()
@@ -79,19 +79,20 @@ def sheet_field(context, name: str, label: str = ""):
     urls = page_urls(character)
     full_label = label or field_label(name)
     value = display_value(character, spec)
-    shown = conditional_escape(localize(value))
+    shown = html_text.shown(value)
     if form is None and conflict is None:
+        # format_html's output, each value escaped once, without its per-argument wrappers
+        escaped = html_text.escape(name)
         if not editable:
-            return format_html(SHOWN, name=name, value=format_html(VALUE, shown))
-        link = format_html(
-            EDIT_LINK,
-            sheet_url=urls["sheet"],
-            field_url=urls["field"].replace(KEY, name),
-            name=name,
-            label=edit_label(full_label, value),
+            return mark_safe(SHOWN.format(name=escaped, value=VALUE.format(shown)))  # noqa: S308
+        link = EDIT_LINK.format(
+            sheet_url=html_text.escape(urls["sheet"]),
+            field_url=html_text.escape(urls["field"].replace(KEY, name)),
+            name=escaped,
+            label=html_text.escape(edit_label(full_label, value)),
             value=shown,
         )
-        return format_html(SHOWN, name=name, value=link)
+        return mark_safe(SHOWN.format(name=escaped, value=link))  # noqa: S308
     values = {
         "character": character,
         "sheet_url": urls["sheet"],
@@ -115,19 +116,16 @@ def sheet_field(context, name: str, label: str = ""):
 def inline_field(field) -> str:
     """A form field inside its label, on one line; its help text and errors carry the ids that
     Django's `aria-describedby` points at (`<id>_helptext`, `<id>_error`)."""
-    parts = [format_html("<label>{} {}</label>", field.label, field)]
+    e = html_text.escape
+    parts = [f"<label>{e(field.label)} {e(field)}</label>"]
     if field.help_text:
         parts.append(
-            format_html(
-                '<small class="help" id="{}_helptext">{}</small>', field.auto_id, field.help_text
-            )
+            f'<small class="help" id="{e(field.auto_id)}_helptext">{e(field.help_text)}</small>'
         )
     if field.errors:
-        errors = mark_safe(" ".join(conditional_escape(e) for e in field.errors))  # noqa: S308
+        errors = " ".join(e(error) for error in field.errors)
         parts.append(
-            format_html(
-                '<span class="error" role="alert" id="{}_error">{}</span>', field.auto_id, errors
-            )
+            f'<span class="error" role="alert" id="{e(field.auto_id)}_error">{errors}</span>'
         )
     return mark_safe("".join(parts) + "\n")  # noqa: S308 (each part escaped above)
 
@@ -136,8 +134,16 @@ def edit_label(label: str, value) -> str:
     """An edit link's accessible name: what it edits and its value (« Modifier Force : 3 »)."""
     if value in ("—", ""):
         return _("Modifier %(label)s (vide)") % {"label": capfirst(label)}
-    text = Truncator(str(value).replace("\n", " ")).chars(40)
+    # An integer is short and plain: Truncator would give it back as it is.
+    plain = type(value) is int
+    text = str(value) if plain else Truncator(str(value).replace("\n", " ")).chars(40)
     return _("Modifier %(label)s : %(value)s") % {"label": capfirst(label), "value": text}
+
+
+@register.simple_tag
+def form_fields(form) -> str:
+    """`{% include "_form.html" with form=form %}`, written without the template's loop."""
+    return form_html(form)
 
 
 @register.filter

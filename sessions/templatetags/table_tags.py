@@ -4,11 +4,11 @@ short sentence a screen reader hears for a row of the log."""
 import uuid
 
 from django import template
-from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from common.html_text import escape
 from rules import french, reference
 from sessions.checks import characteristic_label as _characteristic_label
 from sessions.checks import skill_label as _skill_label
@@ -68,18 +68,16 @@ def field_html(bound) -> str:
     help_text = ""
     if bound.help_text:
         help_text = (
-            f'<small class="help" id="{conditional_escape(bound.auto_id)}_helptext">'
-            f"{conditional_escape(bound.help_text)}</small>"
+            f'<small class="help" id="{escape(bound.auto_id)}_helptext">'
+            f"{escape(bound.help_text)}</small>"
         )
     shown_errors = ""
     if errors:
-        paragraphs = "".join(f"<p>{conditional_escape(e)}</p>" for e in errors)
-        shown_errors = (
-            f'<div class="error" id="{conditional_escape(bound.auto_id)}_error">{paragraphs}</div>'
-        )
+        paragraphs = "".join(f"<p>{escape(e)}</p>" for e in errors)
+        shown_errors = f'<div class="error" id="{escape(bound.auto_id)}_error">{paragraphs}</div>'
     return (
         f'<div class="field{" has-error" if errors else ""}{" checkbox" if checkbox else ""}">\n'
-        f'  <label for="{conditional_escape(bound.id_for_label)}">{conditional_escape(bound.label)}</label>\n'
+        f'  <label for="{escape(bound.id_for_label)}">{escape(bound.label)}</label>\n'
         f"  {bound}\n"
         f"  {help_text}\n"
         f"  {shown_errors}\n"

@@ -149,9 +149,9 @@ def test_a_karma_edit_draws_the_moral_section_alone(client, player, rich_charact
     drawn = []
     render_parts = sheet_parts.render_parts
 
-    def counted(request, character, names):
+    def counted(request, character, names, derived):
         drawn.extend(names)
-        return render_parts(request, character, names)
+        return render_parts(request, character, names, derived)
 
     monkeypatch.setattr(sheet_parts, "render_parts", counted)
     moved(rich_character, karma=F("karma") + 3)
