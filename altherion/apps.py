@@ -15,7 +15,9 @@ class AltherionConfig(AppConfig):
         from rest_framework.authtoken.models import Token
 
         from altherion.auth_backends import forget_token, forget_user
-        from common import db_outage, generations
+        from common import db_outage, generations, translation_memo
+
+        translation_memo.install()
 
         user_model = get_user_model()
         post_save.connect(forget_user, sender=user_model, dispatch_uid="forget-cached-user")
