@@ -4,6 +4,7 @@ short sentence a screen reader hears for a row of the log."""
 import uuid
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -12,6 +13,7 @@ from common.html_text import escape
 from rules import french, reference
 from sessions.checks import characteristic_label as _characteristic_label
 from sessions.checks import skill_label as _skill_label
+from sessions.member_rows import member_rows as _member_rows
 
 register = template.Library()
 
@@ -136,3 +138,15 @@ def pool_text(panel) -> str:
 def fresh_idempotency_key() -> str:
     """A fresh idempotency key for a form the page renders (one per write wanted)."""
     return uuid.uuid4().hex
+
+
+@register.simple_tag(takes_context=True)
+def member_rows(context, panel) -> str:
+    """The Moral panel's `<li>` of each member, written by sessions/member_rows.py."""
+    return _member_rows(
+        panel.members,
+        storyteller=bool(context.get("is_storyteller")),
+        campaign_pk=context["campaign"].pk,
+        csrf=CsrfTokenNode().render(context),
+        fortune_form=context.get("fortune_form"),
+    )
