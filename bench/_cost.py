@@ -1,4 +1,7 @@
-"""One request's in-process cost for the benches: its mean CPU time and its SQL statements."""
+"""One request's in-process cost for the benches: its mean CPU time and its SQL statements, in
+a process set up as a web process is (`altherion/wsgi.py`: every view imported, then what is
+loaded taken out of the garbage collector's walks), so that a figure is what gunicorn's worker
+pays, not a development shell's full collections of the whole app."""
 
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ def request_cost(request, *, samples: int, before=None, status: int = 200) -> di
     after WARM_UP unmeasured ones; `before()`, when given, runs untimed before each."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+
+    import altherion.wsgi  # noqa: F401 - set up once, as gunicorn's worker is
 
     cpu, statements = [], set()
     for index in range(-WARM_UP, samples):

@@ -245,6 +245,8 @@ def roll_cost(roll) -> dict:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    import altherion.wsgi  # noqa: F401 - set up as gunicorn's worker is (bench/_cost.py)
+
     client = Client(HTTP_HOST="127.0.0.1")
     statements, cpu = set(), []
     for index in range(-5, ROLL_SAMPLES):
