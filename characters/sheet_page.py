@@ -9,7 +9,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
+from django.conf import settings
 from django.urls import get_script_prefix, reverse
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from characters import condition, sheet
@@ -22,6 +25,7 @@ from characters.forms import (
     SkillAddForm,
     StabiliseForm,
 )
+from common.form_html import form_html
 from rules import french, reference
 from rules import states as rules_states
 
@@ -147,15 +151,28 @@ def sheet_context(request, character, **extra) -> dict:
             language_add_form=lazy(
                 lambda: _language_add_form(character, {row.key for row in languages})
             ),
-            damage_form=lazy(DamageForm),
-            rest_form=lazy(RestForm),
-            stabilise_form=lazy(StabiliseForm),
-            heal_form=lazy(HealForm),
+            damage_fields=lazy(lambda: action_fields(DamageForm)),
+            rest_fields=lazy(lambda: action_fields(RestForm)),
+            stabilise_fields=lazy(lambda: action_fields(StabiliseForm)),
+            heal_fields=lazy(lambda: action_fields(HealForm)),
         )
     if character.viewer_is_storyteller:
         context["objective_gain"] = lazy(lambda: condition.objective_impact_gain(character))
     context.update(extra)
     return context
+
+
+def action_fields(form_class) -> SafeString:
+    """The fields of an action's empty form (damage, rest, heal, stabilise), as `_form.html`
+    writes them: the same for every sheet, so drawn once per process and language."""
+    if settings.DEBUG:  # the debug server's templates and catalogues change under it
+        return form_html(form_class())
+    return _action_fields(form_class, get_language())
+
+
+@functools.lru_cache(maxsize=64)
+def _action_fields(form_class, language: str) -> SafeString:
+    return form_html(form_class())
 
 
 def lazy(build: Callable[[], Any]) -> Callable[[], Any]:

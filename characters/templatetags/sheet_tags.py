@@ -13,7 +13,6 @@ from characters.forms import ENTRY_LABELS, FieldForm
 from characters.sheet_page import KEY, page_urls
 from characters.skill_rows import skill_rows as _skill_rows
 from common import html_text
-from common.form_html import form_html
 from rules import french
 
 register = template.Library()
@@ -184,12 +183,6 @@ def gauge_blocks(context, gauges) -> str:
             f'<dl class="pairs compact">{fields}</dl></div>'
         )
     return mark_safe("".join(blocks))  # noqa: S308 (every value above is escaped)
-
-
-@register.simple_tag
-def form_fields(form) -> str:
-    """`{% include "_form.html" with form=form %}`, written without the template's loop."""
-    return form_html(form)
 
 
 @register.filter

@@ -62,3 +62,12 @@ def test_the_sample_shows_every_branch_of_the_template():
     assert "_helptext" in html and "_error" in html and 'type="hidden"' in html
     assert "<b>gras</b> &amp; aide" not in html and "<b>gras</b> & aide" in html  # |safe
     assert "Nom &lt;du&gt;" in html and "Tout est &lt;faux&gt;" in html
+
+
+def test_an_actions_empty_form_is_drawn_once_per_process_and_language():
+    from characters.sheet_page import action_fields
+
+    with translation.override("fr"):
+        first = action_fields(RestForm)
+        assert first == form_html(RestForm())
+        assert action_fields(RestForm) is first
