@@ -157,7 +157,7 @@ def gauge_blocks(context, gauges) -> str:
     for view in gauges:
         key, gauge = e(view.key), view.gauge
         now, top = shown(gauge.current), shown(gauge.maximum)
-        bars = "".join(
+        bars = " ".join(
             f'<label class="bar-label">{e(label)} <progress class="bar bar-{part}"'
             f' id="bar-{key}-{part}" max="{top}" value="{value}">{text}</progress></label>'
             for label, part, value, text in (
@@ -171,18 +171,19 @@ def gauge_blocks(context, gauges) -> str:
             "score": shown(view.column_score),
             "points": shown(view.rest_points),
         }
-        fields = "".join(
+        fields = " ".join(
             f"<dt>{e(word)}</dt><dd>{sheet_field(context, f'{view.key}_{part}')}</dd>"
             for part, word in parts
         )
+        # A space where the template broke a line: between inline elements, one shows.
         blocks.append(
-            f'<div class="gauge" id="gauge-{key}"><h3>{shown(view.label)} <span class="gauge-numbers">'
-            f'<span id="gauge-{key}-current">{now}</span> / <span id="gauge-{key}-max">{top}</span>'
-            f'</span></h3><div class="bars">{bars}</div>'
-            f'<p class="help gauge-rest" id="gauge-{key}-rest">{rest}</p>'
-            f'<dl class="pairs compact">{fields}</dl></div>'
+            f' <div class="gauge" id="gauge-{key}"> <h3>{shown(view.label)} '
+            f'<span class="gauge-numbers"><span id="gauge-{key}-current">{now}</span> / '
+            f'<span id="gauge-{key}-max">{top}</span></span></h3> <div class="bars"> {bars} </div>'
+            f' <p class="help gauge-rest" id="gauge-{key}-rest">{rest}</p>'
+            f' <dl class="pairs compact"> {fields} </dl> </div>'
         )
-    return mark_safe("".join(blocks))  # noqa: S308 (every value above is escaped)
+    return mark_safe("".join(blocks) + " ")  # noqa: S308 (every value above is escaped)
 
 
 @register.filter

@@ -38,7 +38,7 @@ FORMER_LOOP = """    {% for view in derived.gauges %}
 
 def _flat(html: str) -> str:
     html = html.replace("&#x27;", "'")  # a translated word: the template writes it as it is
-    return re.sub(r"> <", "><", re.sub(r"\s+", " ", html)).strip()
+    return re.sub(r"\s+", " ", html).strip()  # a line break shows as a space, no more
 
 
 def _drawn(user, character, template: str, edit: str = "") -> str:

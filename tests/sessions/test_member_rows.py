@@ -120,7 +120,7 @@ def _flat(html: str) -> str:
     # The template writes its own translated words as they are; the writer escapes them too, so
     # an apostrophe comes out as &#x27;: the same text on the page.
     html = html.replace("&#x27;", "'")
-    return re.sub(r"> <", "><", re.sub(r"\s+", " ", html)).strip()
+    return re.sub(r"\s+", " ", html).strip()  # a line break shows as a space, no more
 
 
 def _drawn(template: str, **context) -> str:
