@@ -85,10 +85,10 @@ def _shown(character, name: str, derived: str):
 def part_keys(character, common: str, derived: sheet.Derived) -> dict[str, str]:
     """Each part's cache key: `common` (`page_cache.parts_key`) and what the part shows
     (`derived`: `sheet.derive(character)`)."""
-    derived = repr(derived)
+    derived_text = repr(derived)
     keys = {}
     for part, names in INPUTS.items():
-        shown = repr(tuple(_shown(character, name, derived) for name in names))
+        shown = repr(tuple(_shown(character, name, derived_text) for name in names))
         digest = hashlib.sha256(shown.encode()).hexdigest()[:24]
         keys[part] = f"{common}:{part}:{digest}"
     return keys
