@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from campaigns import services as campaign_services
 from campaigns.models import Arc, Membership, Role
-from characters import services
+from characters import services, sheet_parts
 from progression import advances, awards, ellipses, experience, trainings
 from progression.models import Advance
 from tests.progression.helpers import GROUP
@@ -193,18 +193,31 @@ def test_an_id_past_the_largest_key_is_a_plain_404(client, player, character):
         assert client.get(f"/api/characters/{pk}/").status_code == 404
 
 
-def test_a_write_draws_the_sheet_again_not_the_page_around_it(client, player, character):
+def test_a_write_draws_the_sheet_again_not_the_page_around_it(
+    client, player, character, monkeypatch
+):
     def drawn(response) -> set[str]:
         return {template.name for template in response.templates}
 
+    parts = []
+    render_parts = sheet_parts.render_parts
+
+    def counted(request, character, names, derived):
+        parts.extend(names)
+        return render_parts(request, character, names, derived)
+
+    monkeypatch.setattr(sheet_parts, "render_parts", counted)
     client.force_login(player)
-    assert {"characters/sheet_page.html", "_form.html"} <= drawn(sheet(client, character))
+    assert "characters/sheet_page.html" in drawn(sheet(client, character))
+    assert {"sec-identity", "actions"} <= set(parts)
+    parts.clear()
     services.character_update_field(
         character=character.pk, field="lineage", value="Maison Vey", version=1, by=player
     )
     response = sheet(client, character)
     # The identity section alone was drawn again: not the forms of the actions, nor the page.
-    assert not {"_form.html", "characters/sheet_page.html"} & drawn(response)
+    assert parts == ["sec-identity"]
+    assert "characters/sheet_page.html" not in drawn(response)
     page = response.content.decode()
     assert "Maison Vey" in page and page.count("<title>") == 1
 
