@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from campaigns import services as campaign_services
 from campaigns.models import Arc, Membership, Role
-from characters import services, sheet_parts
+from characters import services
 from progression import advances, awards, ellipses, experience, trainings
 from progression.models import Advance
 from tests.progression.helpers import GROUP
@@ -194,19 +194,12 @@ def test_an_id_past_the_largest_key_is_a_plain_404(client, player, character):
 
 
 def test_a_write_draws_the_sheet_again_not_the_page_around_it(
-    client, player, character, monkeypatch
+    client, player, character, drawn_parts
 ):
     def drawn(response) -> set[str]:
         return {template.name for template in response.templates}
 
-    parts = []
-    render_parts = sheet_parts.render_parts
-
-    def counted(request, character, names, derived):
-        parts.extend(names)
-        return render_parts(request, character, names, derived)
-
-    monkeypatch.setattr(sheet_parts, "render_parts", counted)
+    parts = drawn_parts
     client.force_login(player)
     assert "characters/sheet_page.html" in drawn(sheet(client, character))
     assert {"sec-identity", "actions"} <= set(parts)

@@ -143,19 +143,12 @@ def test_a_compendium_rename_draws_the_parts_that_name_it(client, player, rich_c
     assert "Lame-Vive" in after and after == drawn_from_nothing(client, rich_character)
 
 
-def test_a_karma_edit_draws_the_moral_section_alone(client, player, rich_character, monkeypatch):
+def test_a_karma_edit_draws_the_moral_section_alone(client, player, rich_character, drawn_parts):
     client.force_login(player)
     sheet(client, rich_character)
-    drawn = []
-    render_parts = sheet_parts.render_parts
-
-    def counted(request, character, names, derived):
-        drawn.extend(names)
-        return render_parts(request, character, names, derived)
-
-    monkeypatch.setattr(sheet_parts, "render_parts", counted)
+    drawn_parts.clear()
     moved(rich_character, karma=F("karma") + 3)
     page = sheet(client, rich_character)
-    assert drawn == ["sec-morale"]
+    assert drawn_parts == ["sec-morale"]
     assert 'data-version="2"' in page and "version 2" in page
     assert 'name="version" value="2"' in page and 'name="version" value="1"' not in page
