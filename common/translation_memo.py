@@ -2,10 +2,11 @@
 
 Django keeps the French catalogues of the installed apps apart (eight in this project: its merge
 compares a plural formula's code with a function, never equal) and looks a message up in each in
-turn. The project's own messages are written in French and are in none of them, so each of the few hundred `{% translate %}` of a sheet or table page walked
-all eight catalogues and then the fallback. A translation object's answers never change once it
-is built (a catalogue reloaded by the development server is a new object), so it keeps them: the
-next lookup of the same message is one dictionary read.
+turn. The project's own messages are written in French and are in none of them, so each of the
+few hundred `{% translate %}` of a sheet or table page walked all eight catalogues and then the
+fallback. A translation object's answers never change once it is built (a catalogue reloaded by
+the development server is a new object), so it keeps them: the next lookup of the same message
+is one dictionary read.
 
 Only plain `str` messages are kept: a safe string's answer must stay its own (Django marks it
 safe again after the lookup). The memo is bounded, in case some code translates free text.

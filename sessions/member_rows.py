@@ -7,14 +7,13 @@ and compares."""
 
 from __future__ import annotations
 
-import uuid
-
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from common.html_text import escape as e
 from common.html_text import shown
+from sessions.forms import fresh_key
 
 SPENDS = (("spend_hope", "Dépenser 1 espoir"), ("spend_despair", "Dépenser 1 désespoir"))
 GAINS = (("gain_personal_hope", "+1 espoir perso"), ("gain_personal_despair", "+1 désespoir perso"))
@@ -145,7 +144,7 @@ def _fortune_request(m, who: str, page: dict, form) -> str:
     if form is not None and f"{form['character'].value()}" == f"{m.character.pk}":
         key = form["idempotency_key"].value()
     else:
-        key = uuid.uuid4().hex
+        key = fresh_key()
     return _form(
         page,
         page["fortune"],

@@ -1,8 +1,6 @@
 """Small filters of the table page: percentages, labels of the rules' keys, loops, and the
 short sentence a screen reader hears for a row of the log."""
 
-import uuid
-
 from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.safestring import mark_safe
@@ -13,6 +11,7 @@ from common.html_text import escape
 from rules import french, reference
 from sessions.checks import characteristic_label as _characteristic_label
 from sessions.checks import skill_label as _skill_label
+from sessions.forms import fresh_key
 from sessions.member_rows import member_rows as _member_rows
 
 register = template.Library()
@@ -137,7 +136,7 @@ def pool_text(panel) -> str:
 @register.simple_tag
 def fresh_idempotency_key() -> str:
     """A fresh idempotency key for a form the page renders (one per write wanted)."""
-    return uuid.uuid4().hex
+    return fresh_key()
 
 
 @register.simple_tag(takes_context=True)
