@@ -3,7 +3,9 @@
 Each script runs in turn (its own output is shown as it goes) with BENCH_JSON set to a file it
 appends its figures to (bench/_report.py); the summary puts HTTP loads (req/s, p50, p99, their
 throughput ratio to the floor of the same bench) and timed jobs (seconds, queries) side by side.
-`python bench/run.py --markdown` prints the summary as a Markdown table (for the README).
+`python bench/run.py --markdown` prints the summary as a Markdown table (for the README). Rows that
+measure one of issue 15's targets show it and whether it was met (bench/_targets.py); a missed
+target makes the run fail.
 """
 
 import json
@@ -14,6 +16,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _targets import TARGETS, verdict
 
 HERE = Path(__file__).resolve().parent
 ORDER = ("sheet", "table", "jobs", "odds")
@@ -51,11 +55,20 @@ def cells(row: dict, floors: dict[str, dict]) -> list[str]:
 
 
 HEADER = ["mesure", "débit ou durée", "p50", "p99", "débit / plancher", "requêtes SQL"]
+HEADER += ["cible", "état"]
+STATE = {None: "", True: "atteinte", False: "MANQUÉE"}
+
+
+def floors_of(rows: list[dict]) -> dict[str, dict]:
+    return {row["name"]: row for row in rows if "rps" in row and not row.get("floor")}
 
 
 def table(rows: list[dict], markdown: bool) -> str:
-    floors = {row["name"]: row for row in rows if "rps" in row and not row.get("floor")}
-    lines = [cells(row, floors) for row in rows]
+    floors = floors_of(rows)
+    lines = []
+    for row in rows:
+        target, met = verdict(row, floors)
+        lines.append([*cells(row, floors), target, STATE[met]])
     if markdown:
         out = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
         out += ["| " + " | ".join(line) + " |" for line in lines]
@@ -93,6 +106,17 @@ def main() -> int:
         rows = [json.loads(line) for line in figures.read_text().splitlines() if line.strip()]
     print(f"\n=== résumé ({time.monotonic() - started:.0f} s ; {machine()}) ===")
     print(table(rows, markdown))
+    floors = floors_of(rows)
+    missed = [row["name"] for row in rows if verdict(row, floors)[1] is False]
+    absent = sorted(set(TARGETS) - {row["name"] for row in rows})
+    met = len(TARGETS) - len(missed) - len(absent)
+    print(f"Cibles de l'issue 15 : {met} sur {len(TARGETS)} atteintes.")
+    for name in missed:
+        print(f"  manquée : {name}")
+    for name in absent:
+        print(f"  non mesurée : {name}")
+    if missed or absent:
+        failed.append("cibles")
     if failed:
         print(f"Bancs en échec ou cibles manquées : {', '.join(failed)}.")
     return 1 if failed else 0
