@@ -54,8 +54,16 @@ def cells(row: dict, floors: dict[str, dict]) -> list[str]:
     return [row["name"], value, "", "", "", queries]
 
 
-HEADER = ["mesure", "débit ou durée", "p50", "p99", "débit / plancher", "requêtes SQL"]
-HEADER += ["cible", "état"]
+HEADER = [
+    "mesure",
+    "débit ou durée",
+    "p50",
+    "p99",
+    "débit / plancher",
+    "requêtes SQL",
+    "cible",
+    "état",
+]
 STATE = {None: "", True: "atteinte", False: "MANQUÉE"}
 
 
