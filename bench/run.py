@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _targets import TARGETS, verdict
+from _targets import TARGETS, figure, verdict
 
 HERE = Path(__file__).resolve().parent
 ORDER = ("sheet", "table", "jobs", "odds")
@@ -31,17 +31,14 @@ def scripts() -> list[Path]:
 
 def cells(row: dict, floors: dict[str, dict]) -> list[str]:
     if "rps" in row:
-        floor = floors.get(row.get("floor") or "")
-        ratio = f"{row['rps'] / floor['rps']:.3f}" if floor else "1 (plancher)"
-        if "ratio" in row:  # measured in rounds against the floor of each (bench/sheet.py)
-            ratio = f"{row['ratio']:.3f}"
+        ratio = figure(row, "ratio", floors)  # None for a floor
         errors = f" ({row['errors']} erreurs)" if row.get("errors") else ""
         return [
             row["name"] + errors,
             f"{row['rps']:.0f} req/s",
             f"{row['p50']:.1f} ms",
             f"{row['p99']:.1f} ms",
-            ratio,
+            "1 (plancher)" if ratio is None else f"{ratio:.3f}",
             "",
         ]
     if "pages" in row:

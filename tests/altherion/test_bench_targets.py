@@ -34,6 +34,7 @@ def test_a_roll_at_less_than_four_tenths_of_its_floor_is_shown_missed(run):
     lines = run.table([FLOOR, roll(399.0)], markdown=True).splitlines()
 
     assert lines[0].endswith("| cible | état |")
+    assert lines[2].endswith("| 1 (plancher) |  |  |  |")  # a floor has no target
     assert lines[-1].endswith("| 0.399 |  | ≥ 0.4 | MANQUÉE |")
 
 
