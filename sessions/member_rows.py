@@ -97,7 +97,7 @@ def _injuries(m, storyteller: bool, page: dict) -> str:
 def _actions(m, storyteller: bool, page: dict, fortune_form) -> str:
     act, who = page["act"], _hidden("character", m.character.pk)
     parts = [
-        _form(page, act, _hidden("action", action) + who, page["source"], _button(label, action))
+        _form(page, act, _hidden("action", action) + who, page["source"], _button(_(label), action))
         for action, label in SPENDS
     ]
     if m.mine and m.fortune:
