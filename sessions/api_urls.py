@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from sessions import api, combat_api, combat_spell_api
+from sessions import api
+from sessions.combat import api as combat_api
+from sessions.combat import spell_api as combat_spell_api
 
 app_name = "sessions_api"
 
@@ -39,7 +41,7 @@ urlpatterns = [
         api.FortuneAnswer.as_view(),
         name="fortune-answer",
     ),
-    # combat (§13): the bestiary, encounters and their turns (sessions/combat_api.py)
+    # combat (§13): the bestiary, encounters and their turns (sessions/combat/api.py)
     path(IN_CAMPAIGN + "stat-blocks/", combat_api.StatBlockList.as_view(), name="stat-block-list"),
     path(
         IN_CAMPAIGN + "stat-blocks/<int:pk>/",
@@ -122,7 +124,7 @@ urlpatterns = [
         combat_api.EncounterEnd.as_view(),
         name="encounter-end",
     ),
-    # spells (§15): sessions/combat_spell_api.py
+    # spells (§15): sessions/combat/spell_api.py
     path(
         IN_CAMPAIGN + "encounters/<int:pk>/spells/",
         combat_spell_api.EncounterSpells.as_view(),

@@ -286,7 +286,7 @@ class Encounter(models.Model):
     order = models.JSONField(default=list, blank=True)
     position = models.PositiveIntegerField(default=0)
     # The attack awaiting its target's defence (§13; one blow at a time), and the last one
-    # resolved (a retried defence answers it again): see sessions/combat_attacks.py.
+    # resolved (a retried defence answers it again): see sessions/combat/attacks.py.
     pending_attack = models.JSONField(default=dict, blank=True)
     last_attack = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
@@ -339,7 +339,7 @@ class Combatant(models.Model):
     initiative_breakdown = models.JSONField(default=dict, blank=True)
     # The fight's own tracks (§1, §8): Finesse points left this turn (they pay the defences);
     # an NPC's Agonie, Aggravation and gauges (a character's are on its sheet); turns left
-    # unconscious. `profile` is the NPC's copy of its stat block (sessions/combat_harm.py).
+    # unconscious. `profile` is the NPC's copy of its stat block (sessions/combat/harm.py).
     finesse_points = models.PositiveSmallIntegerField(_("points de Finesse"), default=0)
     agony = models.PositiveSmallIntegerField(_("Agonie"), default=0)
     aggravation = models.PositiveSmallIntegerField(_("Aggravation"), default=0)

@@ -6,7 +6,8 @@ refused by that one prefix, not by each of these patterns in turn."""
 from django.urls import path
 
 from common import converters  # noqa: F401 (registers <rowid:…>)
-from sessions import combat_urls, session_views, views
+from sessions import session_views, views
+from sessions.combat import urls as combat_urls
 
 app_name = "sessions"
 

@@ -29,8 +29,9 @@ from campaigns.policy import (
 from common.htmx import HtmxHttpRequest
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import combat_selectors, fortune, poll_stamp, row_cache, selectors, services
+from sessions import fortune, poll_stamp, row_cache, selectors, services
 from sessions.checks import check_prepare
+from sessions.combat import selectors as combat_selectors
 from sessions.consequences import consequences_available
 from sessions.forms import (
     ConsequenceForm,

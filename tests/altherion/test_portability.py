@@ -29,7 +29,8 @@ from characters.models import Character, CharacterChange
 from characters.services import character_update_field
 from progression import awards, ellipses, trainings
 from progression.models import Training, XpEntry
-from sessions import checks, combat, morale, services
+from sessions import checks, morale, services
+from sessions.combat import fights as combat
 from sessions.demo import demo_sessions_seed
 from sessions.models import Combatant, Encounter, Injury, Roll, StatBlock, TableEvent
 

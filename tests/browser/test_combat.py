@@ -135,7 +135,7 @@ def test_what_a_player_types_in_the_tracker_survives_another_members_move(
     """The tracker refreshes itself when anyone changes the fight: Aelis's player, halfway
     through her attack, keeps her open panel, the damage she typed and her focus."""
     from campaigns.policy import campaign_get_for_member
-    from sessions import combat
+    from sessions.combat import fights as combat
 
     aelis = Character.objects.create(campaign=campaign, owner=player, name="Aelis", exaltation=3)
     encounter = Encounter.objects.create(

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
 NOT_APP_CODE = {"rules", "tests", "bench", ".venv", "staticfiles", "var", "node_modules"}
 
-# Every module is wired: rules/combat.py by sessions/combat*.py, rules/magic.py by
-# sessions/combat_spells.py (issue 14 §5).
+# Every module is wired: rules/combat.py by sessions/combat/, rules/magic.py by
+# sessions/combat/spells.py (issue 14 §5).
 WIRED_LATER_MODULES: frozenset[str] = frozenset()
 
 # Public names with no caller in the app, and why. "engine-internal": a step or result type of an
@@ -55,7 +55,7 @@ NOT_WIRED_YET: dict[str, str] = {
     "experience.checklist_violations": "engine-internal: award() checks the checklist with it",
     "experience.opposition_level_for": "engine-internal: can_spend's opposition condition",
     "experience.improvement_maximum": "engine-internal: the caps raised() applies",
-    "combat.Blow": "engine-internal: blow()'s result (sessions/combat_blows.py)",
+    "combat.Blow": "engine-internal: blow()'s result (sessions/combat/blows.py)",
     "gauges.full_gauge": "no caller: a gauge at its maximum; the sheet stores its own (no item)",
     "odds.Odds": "engine-internal: check_odds's result (characters/sheet.py, sessions)",
     "odds.TableRow": "engine-internal: odds_table's rows",

@@ -1,5 +1,5 @@
 """RULES §15 Magic: the healing spell's parts, the area's checks and the incantation's
-Combativité (the rules functions the table calls, sessions/combat_spells.py)."""
+Combativité (the rules functions the table calls, sessions/combat/spells.py)."""
 
 import pytest
 

@@ -3,7 +3,7 @@ Brann join in that order, get their initiatives, and round 1 opens on the first 
 
 from django.urls import reverse
 
-from sessions import combat
+from sessions.combat import fights as combat
 from sessions.models import Combatant, Encounter
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

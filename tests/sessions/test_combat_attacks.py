@@ -5,8 +5,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from characters.models import Character, CharacterChange
-from sessions import combat
-from sessions import combat_attacks as ca
+from sessions.combat import attacks as ca
+from sessions.combat import fights as combat
 from sessions.models import Combatant, Encounter, Injury, StatBlock, TableEvent, Visibility
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -383,7 +383,7 @@ def test_a_forced_regeneration_costs_the_action_and_leaves_serious_wounds(
 ):
     """RULES §13: "forcing one costs an action and adds as many serious wounds as it
     regenerated"."""
-    from sessions.combat_turns import regeneration_force
+    from sessions.combat.turns import regeneration_force
 
     Character.objects.filter(pk=aelis.pk).update(vitality_current=10)
     fight.refresh_from_db()

@@ -8,10 +8,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from characters.models import CharacterSkill
-from sessions import combat
-from sessions import combat_attacks as ca
-from sessions import combat_grapples as cg
-from sessions import combat_selectors as cs
+from sessions.combat import attacks as ca
+from sessions.combat import fights as combat
+from sessions.combat import grapples as cg
+from sessions.combat import selectors as cs
 from sessions.models import Combatant, Encounter, Roll, StatBlock, TableEvent, Visibility
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -318,7 +318,8 @@ def test_the_holder_lets_go_and_a_hold_ends_when_the_holder_is_out(
 def test_a_held_combatant_neither_casts_nor_forces_a_regeneration(conteur, storyteller, fight):
     """§13: Étreinte — the target « can neither attack, move nor defend »; Reading
     (`rules.combat.held_can_act`): of its actions only freeing itself is left."""
-    from sessions import combat_spells, combat_turns
+    from sessions.combat import spells as combat_spells
+    from sessions.combat import turns as combat_turns
 
     answer(conteur, storyteller, fight, grapple(conteur, storyteller, fight, "Brigand 1", "embrace", faces=(7,)))  # fmt: skip
     next_turn(conteur, storyteller, fight)  # Brigand 1 acts, held

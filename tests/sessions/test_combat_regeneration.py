@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from rules.combat import turn_regeneration
 from rules.gauges import Gauge
-from sessions import combat
+from sessions.combat import fights as combat
 from sessions.models import Combatant, StatBlock, TableEvent, Visibility
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)

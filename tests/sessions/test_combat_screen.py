@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character
-from sessions import combat
+from sessions.combat import fights as combat
 from sessions.models import Combatant, Encounter
 from tests.altherion.test_french_pages import _Page, choice_keys, offending_words
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)

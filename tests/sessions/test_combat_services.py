@@ -5,8 +5,8 @@ import random
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from sessions import combat
-from sessions import combat_selectors as cs
+from sessions.combat import fights as combat
+from sessions.combat import selectors as cs
 from sessions.models import (
     Combatant,
     CombatantStatus,

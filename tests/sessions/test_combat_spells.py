@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from characters.models import Character
-from sessions import combat
-from sessions import combat_spells as cs
+from sessions.combat import fights as combat
+from sessions.combat import spells as cs
 from sessions.models import Combatant, Encounter, Roll, TableEvent, Visibility
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)

@@ -4,7 +4,7 @@ defeated) and its rolls count as "used" for the arc's XP eligibility like any ro
 import pytest
 
 from campaigns.models import Arc
-from sessions import combat
+from sessions.combat import fights as combat
 from sessions.models import Combatant, CombatantStatus, TableEvent, Visibility
 from sessions.selectors import used_in_arc
 from tests.sessions import test_combat_attacks as attacks

@@ -5,7 +5,7 @@ player who hands the turn on themselves is not told what they just did."""
 import pytest
 
 from campaigns.models import Notification
-from sessions import combat
+from sessions.combat import fights as combat
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.test_combat_services import quick, set_initiatives
 

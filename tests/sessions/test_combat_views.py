@@ -2,7 +2,7 @@
 
 import pytest
 
-from sessions import combat
+from sessions.combat import fights as combat
 from sessions.models import Encounter, StatBlock, TableEventKind
 from tests.sessions.combat_fixtures import HTMX, running_fight, url
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)

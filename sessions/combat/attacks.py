@@ -33,10 +33,12 @@ from rules import combat as rules_combat
 from rules import reference
 from rules.check import RandomSource
 from rules.odds import check_odds
-from sessions import combat, combat_grapples, consequences, services
+from sessions import consequences, services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
-from sessions.combat_blows import DEFENCE_LABELS, missed, resolve, resolve_miss
-from sessions.combat_harm import (
+from sessions.combat import fights as combat
+from sessions.combat import grapples as combat_grapples
+from sessions.combat.blows import DEFENCE_LABELS, missed, resolve, resolve_miss
+from sessions.combat.harm import (
     Fighter,
     fighter_of,
 )
@@ -91,7 +93,7 @@ class AttackRequest(Strike):
     ranged: bool = False
     hidden: bool = False
     riposte: bool = False  # the defender's riposte after a defensive critical (§8)
-    grapple: str = ""  # Étreinte, Mise au sol, Projection (§13): `sessions.combat_grapples`
+    grapple: str = ""  # Étreinte, Mise au sol, Projection (§13): `sessions.combat.grapples`
     distance: int = 0  # a Projection's, in metres
     heavy: bool = False  # a big or heavy target: a grapple is harder
 

@@ -1,6 +1,6 @@
 """Grapples in a fight (§13): Étreinte, Mise au sol, Projection, at bare hands.
 
-A grapple is an attack (`sessions.combat_attacks.attack_declare` with `grapple`): rolled with
+A grapple is an attack (`sessions.combat.attacks.attack_declare` with `grapple`): rolled with
 Force or Agilité and Bagarre, defended as a bare-hands melee blow, its damage by
 `rules.combat.grapple_damage`. When it lands (`rules.combat.grapple_lands`) it leaves its state
 on the target combatant (`rules.combat.grapple_state`): `held_by` for an Étreinte, `prone` for a
@@ -30,9 +30,10 @@ from campaigns.policy import is_storyteller
 from rules import combat as rules_combat
 from rules.check import RandomSource
 from rules.odds import check_odds
-from sessions import combat, services
+from sessions import services
 from sessions.checks import RollRequest
-from sessions.combat_harm import Fighter, fighter_of
+from sessions.combat import fights as combat
+from sessions.combat.harm import Fighter, fighter_of
 from sessions.errors import violation
 from sessions.models import Combatant, CombatantStatus, Encounter, Visibility
 

@@ -1,8 +1,8 @@
 """How a defended blow lands (§5, §8, §13): damage with the attacker's bonus, the target's
 annulation and résistance, a reactive confrontation, the criticals and who they strike.
 
-Called by `sessions.combat_attacks.attack_defend` inside its transaction; the writes go through
-`sessions.combat_harm` (a sheet's service, or the NPC's row).
+Called by `sessions.combat.attacks.attack_defend` inside its transaction; the writes go through
+`sessions.combat.harm` (a sheet's service, or the NPC's row).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rules import reference
 from rules import states as rules_states
 from rules.check import CRITICAL_FAILURE, CRITICAL_SUCCESS, Breakdown
 from sessions import consequences
-from sessions.combat_harm import (
+from sessions.combat.harm import (
     Fighter,
     deal_damage,
     fighter_of,
@@ -29,7 +29,7 @@ from sessions.combat_harm import (
 from sessions.models import CombatantStatus, Roll
 
 if TYPE_CHECKING:
-    from sessions.combat_attacks import DefenceRequest
+    from sessions.combat.attacks import DefenceRequest
 
 DEFENCE_LABELS = {
     rules_combat.BLOCK: "Blocage",

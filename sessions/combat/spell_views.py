@@ -1,14 +1,14 @@
 """The spell form of the fight (§15): the acting combatant's player (the Conteur for an NPC)
 casts a plain, healing or area spell with its incantation.
 
-Three views, on the tracker's pattern (`sessions.combat_views`):
+Three views, on the tracker's pattern (`sessions.combat.views`):
 
 - `spell_form` (GET): the form. With HTMX, the fragment the tracker's « Lancer un sort » panel
   loads when it opens; without JavaScript, a page of its own.
 - `spell_preview` (GET, HTMX): the preview alone — the healing's difficulty and complexity read
   from the target's sheet, what the incantation's spends give, the Combativité left — refreshed
   as the form changes. Nothing is written.
-- `spell_cast` (POST): the cast (`sessions.combat_spells.spell_cast`); then the tracker (HTMX)
+- `spell_cast` (POST): the cast (`sessions.combat.spells.spell_cast`); then the tracker (HTMX)
   or a redirect to the page the form came from, the refusal shown in French. Its « Calculer »
   button (`preview=1`, without JavaScript) shows the form page again with the preview of the
   values sent, and casts nothing.
@@ -28,10 +28,10 @@ from campaigns.models import Campaign
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from common.htmx import HtmxHttpRequest
 from rules import reference
-from sessions import combat_selectors as cs
-from sessions import combat_spells
-from sessions.combat_forms import CHARACTERISTIC_CHOICES, GAUGE_CHOICES, SKILL_CHOICES
-from sessions.combat_views import BACK_TO, _act, _done, _encounter, _errors
+from sessions.combat import selectors as cs
+from sessions.combat import spells as combat_spells
+from sessions.combat.forms import CHARACTERISTIC_CHOICES, GAUGE_CHOICES, SKILL_CHOICES
+from sessions.combat.views import BACK_TO, _act, _done, _encounter, _errors
 from sessions.forms import fresh_key
 from sessions.models import Encounter
 
@@ -51,7 +51,7 @@ def _points(label, help_text="", maximum=combat_spells.MAX_SPELL_POINTS):
 
 class SpellForm(forms.Form):
     """A spell by the combatant acting now: its kind, its check (§5) and its incantation (§15).
-    The shapes only: `sessions.combat_spells` decides what the rules allow."""
+    The shapes only: `sessions.combat.spells` decides what the rules allow."""
 
     turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput, initial=fresh_key)

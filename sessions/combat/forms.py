@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import combat as rules_combat
 from rules import reference
 from sessions.checks import ROLLED_SKILLS
-from sessions.combat_blows import DEFENCE_LABELS
+from sessions.combat.blows import DEFENCE_LABELS
 from sessions.forms import fresh_key
 from sessions.models import CombatantStatus, StatBlock
 

@@ -28,9 +28,13 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
-from sessions import combat, combat_attacks, combat_grapples, combat_harm, combat_turns
-from sessions import combat_selectors as cs
-from sessions.combat_forms import (
+from sessions.combat import attacks as combat_attacks
+from sessions.combat import fights as combat
+from sessions.combat import grapples as combat_grapples
+from sessions.combat import harm as combat_harm
+from sessions.combat import selectors as cs
+from sessions.combat import turns as combat_turns
+from sessions.combat.forms import (
     AttackForm,
     BlockJoinForm,
     DefenceForm,

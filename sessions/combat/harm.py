@@ -2,7 +2,7 @@
 suffers — on a character's sheet through the sheets' own services, on an NPC's copy of its stat
 block kept on the Combatant row (`profile`).
 
-These steps run inside the transactions of `sessions.combat_attacks`, after the table's lock and
+These steps run inside the transactions of `sessions.combat.attacks`, after the table's lock and
 the fight's; they compute with `rules/` and write, nothing else.
 """
 

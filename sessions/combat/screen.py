@@ -28,7 +28,7 @@ from rules import sheet as rules_sheet
 from rules import states as rules_states
 from rules.gauges import Gauge
 from sessions import selectors
-from sessions.combat_harm import npc_gauges
+from sessions.combat.harm import npc_gauges
 from sessions.models import Combatant, CombatantStatus, Encounter, EncounterStatus, TableEvent
 from sessions.views import table_login_required
 

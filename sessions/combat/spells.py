@@ -2,7 +2,7 @@
 sheet, an area spell's one check per target or group, and the incantation that takes the turn.
 
 `spell_cast` is one step of the acting combatant (its player, or the Conteur for an NPC), like
-an attack (`sessions.combat_attacks`): it takes the table's lock, then the fight's
+an attack (`sessions.combat.attacks`): it takes the table's lock, then the fight's
 (`sessions.combat._lock`), checks the `turn` the caller read, and rolls the spell as every table
 roll (`sessions.services.roll_create`: the sheet's dice, Agonie, its log line), the
 incantation's focus adding surpuissance dice (`rules.magic.incantation`). The incantation takes
@@ -36,9 +36,11 @@ from rules import magic as rules_magic
 from rules import reference
 from rules.check import RandomSource
 from rules.french import de
-from sessions import combat, combat_grapples, services, writes
+from sessions import services, writes
 from sessions.checks import CHARACTERISTIC_KEYS, RollRequest
-from sessions.combat_harm import fighter_of
+from sessions.combat import fights as combat
+from sessions.combat import grapples as combat_grapples
+from sessions.combat.harm import fighter_of
 from sessions.errors import rule_call, violation
 from sessions.models import (
     Combatant,

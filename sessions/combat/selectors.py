@@ -68,7 +68,7 @@ class PendingAttack:
     attacker: Combatant
     target: Combatant
     may_defend: bool = False  # this member answers for the target
-    defences: list = field(default_factory=list)  # sessions.combat_attacks.Offered, with odds
+    defences: list = field(default_factory=list)  # sessions.combat.attacks.Offered, with odds
     held: str = ""  # why the target cannot defend (held in an Étreinte), if so
 
     @property
@@ -77,7 +77,7 @@ class PendingAttack:
 
     @property
     def grapple_label(self) -> str:
-        from sessions.combat_grapples import GRAPPLE_LABELS
+        from sessions.combat.grapples import GRAPPLE_LABELS
 
         return GRAPPLE_LABELS.get(self.data.get("grapple") or "", "")
 
@@ -159,7 +159,7 @@ def tracker_for_user(*, campaign: Campaign, user, encounter: Encounter | None) -
 def _grapple_badges(tracker: Tracker, by_pk: dict[int, Combatant]) -> None:
     """Each combatant's grapple states as this member may read them (`c.grapple_badges`): a
     hidden holder is not named to the players."""
-    from sessions.combat_grapples import holder_of, of_name
+    from sessions.combat.grapples import holder_of, of_name
 
     for c in tracker.combatants:
         badges = []
@@ -180,8 +180,8 @@ def _grapple_badges(tracker: Tracker, by_pk: dict[int, Combatant]) -> None:
 
 def _grapples(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
     """What the tracker offers about grapples: freeing oneself, letting go, getting up."""
-    from sessions.combat_grapples import escape_odds, holder_of, of_name
-    from sessions.combat_harm import fighter_of
+    from sessions.combat.grapples import escape_odds, holder_of, of_name
+    from sessions.combat.harm import fighter_of
 
     def controls(c: Combatant) -> bool:
         return tracker.storyteller or (
@@ -218,8 +218,8 @@ def _seen(tracker: Tracker, data: dict) -> bool:
 def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
     """The pending attack (with the defences and their odds for whoever answers it), the last
     blow, and whom the acting combatant may attack."""
-    from sessions.combat_attacks import defences_offered
-    from sessions.combat_grapples import held_note
+    from sessions.combat.attacks import defences_offered
+    from sessions.combat.grapples import held_note
 
     encounter = tracker.encounter
     pending = encounter.pending_attack
@@ -289,7 +289,7 @@ def tracker_context(campaign: Campaign, user) -> dict:
 
 def attack_forms(tracker: Tracker | None) -> dict:
     """The blank attack and defence forms the tracker shows to whoever may use them."""
-    from sessions.combat_forms import (
+    from sessions.combat.forms import (
         AttackForm,
         DefenceForm,
         EscapeForm,

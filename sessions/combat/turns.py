@@ -23,7 +23,7 @@ from rules import reference
 from rules import states as rules_states
 from rules.check import RandomSource, roll_check
 from sessions import writes
-from sessions.combat_harm import Fighter, fighter_of, npc_gauges, store_npc_gauges
+from sessions.combat.harm import Fighter, fighter_of, npc_gauges, store_npc_gauges
 from sessions.errors import violation
 from sessions.models import Combatant, CombatantStatus
 
@@ -157,7 +157,7 @@ def regeneration_force(
 ) -> None:
     """The acting combatant forces a regeneration (§13): it restores `points` to a gauge, adds as
     many serious wounds (`rules.combat.forced_regeneration`) and costs the action, which ends."""
-    from sessions import combat  # combat imports this module for its turns
+    from sessions.combat import fights as combat  # combat imports this module for its turns
 
     encounter = combat._running(campaign, by, encounter_id, turn)
     if gauge not in reference.GAUGES:
@@ -166,7 +166,7 @@ def regeneration_force(
         raise violation("points", _("Indiquez les points régénérés (au moins 1)."))
     acting = Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
     if acting.held_by_id is not None:
-        from sessions import combat_grapples  # it builds on sessions.combat too
+        from sessions.combat import grapples as combat_grapples  # it builds on sessions.combat too
 
         by_pk = {c.pk: c for c in combat._combatants(encounter)}
         combat_grapples.refuse_if_held(by_pk[acting.pk], by_pk, "regeneration")

@@ -11,9 +11,9 @@ from rules import combat as rules_combat
 from rules import reference
 from sessions import consequences
 from sessions.checks import CHARACTERISTIC_KEYS, ROLLED_SKILLS
-from sessions.combat import MAX_COPIES, block_finesse
-from sessions.combat_attacks import GAUGE_KINDS
-from sessions.combat_blows import DEFENCE_LABELS
+from sessions.combat.attacks import GAUGE_KINDS
+from sessions.combat.blows import DEFENCE_LABELS
+from sessions.combat.fights import MAX_COPIES, block_finesse
 from sessions.models import CombatantStatus, EncounterStatus, StatBlock
 
 ID = {"min_value": 1, "max_value": 2**63 - 1}

@@ -4,9 +4,8 @@ Conteur's page of the fight and the tracker's actions at the table."""
 from django.urls import path
 
 from common import converters  # noqa: F401 (registers <rowid:…>)
-from sessions import combat_screen
-from sessions import combat_spell_views as spell_views
-from sessions import combat_views as views
+from sessions.combat import screen as combat_screen
+from sessions.combat import spell_views, views
 
 campaign = ""  # under `campaigns/<rowid:pk>/`, as sessions/urls.py
 combat = "table/combat/"

@@ -20,10 +20,13 @@ from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.policy import is_storyteller
 from common.api_errors import ApiErrorSerializer
 from common.api_schema import IDEMPOTENCY_KEY
-from sessions import combat, combat_attacks, combat_grapples, combat_turns
-from sessions import combat_selectors as cs
-from sessions import combat_serializers as s
 from sessions.api import TableView
+from sessions.combat import attacks as combat_attacks
+from sessions.combat import fights as combat
+from sessions.combat import grapples as combat_grapples
+from sessions.combat import selectors as cs
+from sessions.combat import serializers as s
+from sessions.combat import turns as combat_turns
 from sessions.models import Combatant, Encounter, PlaySession, StatBlock
 
 TAG = "Combat"

@@ -32,10 +32,11 @@ from campaigns.policy import is_storyteller
 from characters.models import Character
 from rules import combat as rules_combat
 from rules.check import RandomSource, roll_check
-from sessions import combat_summary, writes
-from sessions.combat_harm import block_finesse, character_finesse, npc_profile
-from sessions.combat_notify import turn_notify
-from sessions.combat_turns import round_ends as _round_ends
+from sessions import writes
+from sessions.combat import summary as combat_summary
+from sessions.combat.harm import block_finesse, character_finesse, npc_profile
+from sessions.combat.notify import turn_notify
+from sessions.combat.turns import round_ends as _round_ends
 from sessions.errors import violation
 from sessions.models import (
     Combatant,
@@ -293,7 +294,7 @@ def combatant_set_status(
 
 def _holds_end(encounter: Encounter, lines: Lines) -> None:
     """A hold ends when its holder or the one held is no longer in the fight (§13)."""
-    from sessions import combat_grapples  # it builds on this module
+    from sessions.combat import grapples as combat_grapples  # it builds on this module
 
     everyone = _combatants(encounter)
     by_pk = {c.pk: c for c in everyone}
@@ -480,7 +481,7 @@ def turn_next(
     *, campaign: Campaign, by, encounter_id: int, turn: int, rng: RandomSource | None = None
 ) -> Encounter:
     """End the current action and give the hand to the next combatant still in the fight; past
-    the round's last slot, the turn's own effects (`sessions.combat_turns`) and a new round in a
+    the round's last slot, the turn's own effects (`sessions.combat.turns`) and a new round in a
     fresh order (without the defeated)."""
     encounter = _running(campaign, by, encounter_id, turn)
     combatants = _combatants(encounter)

@@ -1,7 +1,7 @@
 """Spells in the combat API (§15): cast one, or preview it (nothing written).
 
-The same service as the page (`sessions.combat_spells`), entered like every combat route
-(`sessions.combat_api.CombatView`: 404 for non-members and for another campaign's fight; a
+The same service as the page (`sessions.combat.spells`), entered like every combat route
+(`sessions.combat.api.CombatView`: 404 for non-members and for another campaign's fight; a
 player casting out of turn is a 403 from the service). A cast is idempotent: the same
 `Idempotency-Key` from the same member answers the cast already made (200) instead of a new one
 (201); it also carries the `turn` the client read (409 if the fight moved since).
@@ -18,11 +18,11 @@ from common import api_fields
 from common.api_errors import ApiErrorSerializer
 from common.api_schema import IDEMPOTENCY_KEY
 from rules import reference
-from sessions import combat_spells
 from sessions.checks import CHARACTERISTIC_KEYS
-from sessions.combat_api import CONFLICT, CombatView
-from sessions.combat_attacks import GAUGE_KINDS
-from sessions.combat_serializers import ID, ROLLED_SKILL_KEYS
+from sessions.combat import spells as combat_spells
+from sessions.combat.api import CONFLICT, CombatView
+from sessions.combat.attacks import GAUGE_KINDS
+from sessions.combat.serializers import ID, ROLLED_SKILL_KEYS
 
 KINDS = list(combat_spells.KINDS)
 
