@@ -10,12 +10,6 @@ from campaigns.services import campaign_create, invitation_create
 from sessions.models import PlaySession
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    # Hundreds of users are made in these tests; the real hasher is tested with the accounts.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def client_for(client):
     """A test client signed in as the given user (None: anonymous)."""

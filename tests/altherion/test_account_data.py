@@ -14,11 +14,6 @@ from sessions.models import Roll
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def make_roll(campaign, user, character, label: str, key: str) -> Roll:
     return Roll.objects.create(
         campaign=campaign,

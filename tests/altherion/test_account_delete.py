@@ -18,11 +18,6 @@ PASSWORD = "correct-horse-battery"
 User = get_user_model()
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def table(campaign, storyteller, player, other_player):
     """The Conteur runs « Les Brumes d'Emeshar » and plays Kael in Aelis's own « Le Val »."""

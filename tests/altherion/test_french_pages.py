@@ -133,7 +133,6 @@ def walk(client: Client, start: str) -> dict[str, set[str]]:
 
 @pytest.fixture
 def played(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return played_campaign_seed()
 
 

@@ -16,11 +16,6 @@ pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "une-autre-phrase-longue-31"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def player_with_email(player):
     player.email = "aelis@example.org"

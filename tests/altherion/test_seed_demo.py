@@ -35,11 +35,6 @@ def seed() -> str:
     return out.getvalue()
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def text(response) -> str:
     assert response.status_code == 200
     return unescape(response.content.decode())

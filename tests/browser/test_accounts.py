@@ -20,7 +20,6 @@ def sign_in(page, username: str, password: str) -> None:
 
 
 def test_a_forgotten_password_is_reset_from_the_mailed_link(new_page, player, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     player.email = "aelis@example.org"
     player.set_password("correct-horse-battery")
     player.save()

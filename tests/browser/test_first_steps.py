@@ -20,7 +20,6 @@ SCROLL = "() => document.documentElement.scrollWidth - innerWidth"
 
 @pytest.fixture
 def demo(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return demo_seed()
 
 

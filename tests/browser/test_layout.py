@@ -50,7 +50,6 @@ CONTRAST = """el => {
 
 @pytest.fixture
 def played(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return played_campaign_seed()
 
 

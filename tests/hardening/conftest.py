@@ -50,11 +50,6 @@ PRIVATE_NOTE = "Note-privee-de-Dorn"
 B_ONLY = "Campagne-B-secrete"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _roll(campaign, user, character, visibility=Visibility.PUBLIC, label=""):
     roll = services.roll_create(
         campaign=campaign_get_for_member(user=user, pk=campaign.pk),

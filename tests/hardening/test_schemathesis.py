@@ -389,7 +389,6 @@ EXCLUDED_CHECKS = [positive_data_acceptance, missing_required_header]
 
 @pytest.fixture
 def seeded(live_server, settings, monkeypatch):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The fuzzer sends hundreds of requests a minute as one user: past the real throttle (whose
     # 429 the schema documents) it would only meet 429s.
     rates = {"user": "100000/min", "anon": "100000/min"}
