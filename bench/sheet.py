@@ -5,7 +5,7 @@ seeds a campaign with a character of 20 skills and 50 history rows, then loads t
 bounded pool of Python threads (http.client, keep-alive): a minimal login-protected Django view
 (the floor), the sheet page and the API detail — read-only, then mixed: one request in 20 is the
 Conteur's write of the sheet through the API, and a read started after a write answered that
-shows an older version counts as an error (a cache that is never invalidated cannot pass).
+shows an older version counts as an error (a cache keyed on the wrong thing cannot pass).
 The shared cache is Redis, as in production (BENCH_REDIS_URL, emptied first), so the workers
 share what one of them rendered. Before the loads, the reads of an unchanged sheet, after a
 write and with the cache emptied, and a PATCH, are measured in-process (bench/_sheet_cost.py):
