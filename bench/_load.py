@@ -128,9 +128,7 @@ class Load:
             elapsed = time.perf_counter() - start
             cursor = response.getheader("X-Table-Cursor")
             if cursor:
-                state["after"] = int(cursor)
-                # As the page: the stamp goes back with the next poll (sessions/poll_stamp.py).
-                state["stamp"] = response.getheader("X-Table-Stamp") or ""
+                state["after"] = int(cursor)  # as the page: the next poll asks from there
             if uncounted:
                 uncounted = False
             else:

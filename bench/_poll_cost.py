@@ -1,11 +1,12 @@
 """The table bench's in-process figures of the poll: CPU time and SQL statements of each kind of
 poll a page makes, through Django's whole stack (middleware, session, user) with the bench's
-settings — PostgreSQL, the shared cache in Redis, DEBUG off.
+settings — PostgreSQL, the shared cache in Redis, DEBUG off — by requests through
+`django.test.Client` and rolls made through the API, as the pages and the players make them.
 
-Kinds: nothing new (without, then with the stamp of the page's last answer); a secret roll the player may not see; a new row already rendered by another
-page of the same kind (what nearly every open page gets after a roll); the first page of its
-kind to ask (it renders the row and keeps it); the Conteur's page for a new row. And the table
-page itself, for the Conteur and for a player.
+Kinds: nothing new; a secret roll the player may not see; a new row another page of the same
+viewer asked for first (what nearly every open page gets after a roll); the first page to ask
+for a new row; the Conteur's page for a new row. And the table page itself, for the Conteur and
+for a player.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import json
 from _cost import request_cost
 
 SAMPLES = 100
+# A poll with nothing to show answers 204, or an empty fragment where the page's script wants one.
+NOTHING_NEW = (200, 204)
 
 
 def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
@@ -40,7 +43,7 @@ def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
         if answer.status_code != 201:
             raise SystemExit(f"POST rolls/ → {answer.status_code}: {answer.content[:200]!r}")
 
-    def measure(page, visibility: str | None, warmed: bool, status: int) -> dict:
+    def measure(page, visibility: str | None, warmed: bool, status: int | tuple) -> dict:
         cursor = {}
 
         def before() -> None:
@@ -56,26 +59,15 @@ def poll_costs(data: dict, roll, newest_event) -> dict[str, dict]:
         return request_cost(poll, samples=SAMPLES, before=before, status=status)
 
     def table_page(page) -> dict:
-        """The table page itself (its last rows of the log, their rows from the shared cache
-        once a first page rendered them)."""
+        """The table page itself, with the last rows of its log."""
         path = f"/campaigns/{data['campaign']}/table/"
         return request_cost(lambda: page.get(path), samples=SAMPLES // 4)
 
-    def stamped() -> dict:
-        """Nothing new, asked with the stamp of the last answer, as the page asks."""
-        cursor = {"after": newest_event()}
-        first = player.get(path, cursor, HTTP_HX_REQUEST="true")
-        cursor["stamp"] = first["X-Table-Stamp"]
-        return request_cost(
-            lambda: player.get(path, cursor, HTTP_HX_REQUEST="true"), samples=SAMPLES, status=204
-        )
-
     return {
         "page de la table, Conteur": table_page(storyteller),
-        "rien de neuf, avec le tampon de la réponse d'avant": stamped(),
         "page de la table, joueur": table_page(player),
-        "rien de neuf": measure(player, None, False, 204),
-        "un jet secret d'un autre": measure(player, "storyteller", False, 204),
+        "rien de neuf": measure(player, None, False, NOTHING_NEW),
+        "un jet secret d'un autre": measure(player, "storyteller", False, NOTHING_NEW),
         "une ligne neuve, déjà rendue par une autre page": measure(player, "public", True, 200),
         "une ligne neuve, Conteur, déjà rendue": measure(storyteller, "public", True, 200),
         "une ligne neuve, première page à la demander": measure(player, "public", False, 200),

@@ -1,22 +1,17 @@
-"""Issue 15's targets, by the summary row that measures each (bench/run.py prints them beside the
+"""Issue 38's targets, by the summary row that measures each (bench/run.py prints them beside the
 figures, so a run says by itself which targets it met)."""
 
 from __future__ import annotations
 
 import operator
 
-# row name: (figure, comparison, value)
+ISSUE = 38
+# row name: (figure, comparison, value). The open pages' row counts only the steps whose polls
+# kept their p99 within 250 ms (bench/table.py), so its target holds both numbers.
 TARGETS = {
-    "page de la fiche": ("ratio", ">=", 0.5),
+    "page de la fiche": ("ratio", ">=", 0.4),
     "API : détail de la fiche": ("ratio", ">=", 0.5),
-    "page de la fiche, 1 écriture sur 20": ("ratio", ">=", 0.5),
-    "API : détail, 1 écriture sur 20": ("ratio", ">=", 0.5),
-    "page de la fiche, hors cache (rien en cache) (en processus)": ("ms", "<=", 20),
-    "création d'un jet (API, 8 clients)": ("ratio", ">=", 0.4),
-    "création d'un jet (API, en processus, BEGIN/COMMIT et jeton compris)": ("queries", "<=", 8),
-    "poll du journal (50 pages, en boucle)": ("ratio", ">=", 1.0),
-    "poll du journal, rien de neuf (en processus)": ("queries", "<=", 2),
-    "page de la table, Conteur (en processus)": ("ms", "<=", 25),
+    "création d'un jet (API, 8 clients)": ("ratio", ">=", 0.3),
     "pages de table ouvertes tenues (p99 du poll ≤ 250 ms)": ("pages", ">=", 500),
 }
 COMPARE = {">=": operator.ge, "<=": operator.le}

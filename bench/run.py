@@ -3,9 +3,9 @@
 Each script runs in turn (its own output is shown as it goes) with BENCH_JSON set to a file it
 appends its figures to (bench/_report.py); the summary puts HTTP loads (req/s, p50, p99, their
 throughput ratio to the floor of the same bench) and timed jobs (seconds, queries) side by side.
-`python bench/run.py --markdown` prints the summary as a Markdown table (for the README). Rows that
-measure one of issue 15's targets show it and whether it was met (bench/_targets.py); a missed
-target makes the run fail.
+`python bench/run.py --markdown` prints the summary as a Markdown table (for bench/README.md). Rows
+that measure one of the issue's targets show it and whether it was met (bench/_targets.py); a
+missed target makes the run fail.
 """
 
 import json
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _targets import TARGETS, figure, verdict
+from _targets import ISSUE, TARGETS, figure, verdict
 
 HERE = Path(__file__).resolve().parent
 ORDER = ("sheet", "table", "jobs", "odds")
@@ -115,7 +115,7 @@ def main() -> int:
     missed = [row["name"] for row in rows if verdict(row, floors)[1] is False]
     absent = sorted(set(TARGETS) - {row["name"] for row in rows})
     met = len(TARGETS) - len(missed) - len(absent)
-    print(f"Cibles de l'issue 15 : {met} sur {len(TARGETS)} atteintes.")
+    print(f"Cibles de l'issue {ISSUE} : {met} sur {len(TARGETS)} atteintes.")
     for name in missed:
         print(f"  manquée : {name}")
     for name in absent:

@@ -5,10 +5,11 @@ seeds a campaign with a character of 20 skills and 50 history rows, then loads t
 bounded pool of Python threads (http.client, keep-alive): a minimal login-protected Django view
 (the floor), the sheet page and the API detail — read-only, then mixed: one request in 20 is the
 Conteur's write of the sheet through the API, and a read started after a write answered that
-shows an older version counts as an error (a cache that is never invalidated cannot pass).
+shows an older version counts as an error (a cache keyed on the wrong thing cannot pass).
 The shared cache is Redis, as in production (BENCH_REDIS_URL, emptied first), so the workers
-share what one of them rendered. Before the loads, the reads from the cache and on a miss, and a
-PATCH, are measured in-process (bench/_sheet_cost.py): CPU time and SQL statements.
+share what one of them rendered. Before the loads, the reads of an unchanged sheet, after a
+write and with the cache emptied, and a PATCH, are measured in-process (bench/_sheet_cost.py):
+CPU time and SQL statements.
 The five loads take turns in BENCH_ROUNDS rounds (4) of BENCH_SECONDS / rounds each, and each
 ratio to the floor is the median of its rounds' ratios to the floor of the same round.
 Prints requests/s, p50 and p99 of each and the ratios to the floor. Settings: BENCH_SECONDS (8),
@@ -50,8 +51,9 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 
 SEED = r"""
 import json
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from campaigns.models import Membership, Role
 from campaigns.services import campaign_create
@@ -72,14 +74,11 @@ CharacterChange.objects.bulk_create(
     CharacterChange(character=character, version=1, field="karma", old_value=0, new_value=1, by=player)
     for _ in range(50)
 )
-session = SessionStore()
-session["_auth_user_id"] = str(player.pk)
-session["_auth_user_backend"] = "altherion.auth_backends.CachedUserBackend"
-session["_auth_user_hash"] = player.get_session_auth_hash()
-session.create()
+browser = Client()
+browser.force_login(player)  # a signed-in session, as the login form makes one
 print("BENCH-SEED " + json.dumps({
     "character": character.pk,
-    "session": session.session_key,
+    "session": browser.cookies[settings.SESSION_COOKIE_NAME].value,
     "token": Token.objects.create(user=player).key,
     "writer": Token.objects.create(user=storyteller).key,
 }))

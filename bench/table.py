@@ -53,8 +53,8 @@ from _report import emit  # noqa: E402
 DB_NAME = "altherion_bench_table"
 ADMIN_URL = os.environ.get("BENCH_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{DB_NAME}")
-# The shared cache, as in production (sessions, rendered rows): emptied before each run, since
-# the recreated database reuses the ids its keys name.
+# The shared cache, as in production (sessions, throttles, cached fragments): emptied before each
+# run, since the recreated database reuses the ids its keys name.
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 SECRET_KEY = "bench-table-secret-key-0123456789-0123456789-0123456789"
 OPEN_PAGES = 50
@@ -123,13 +123,9 @@ def seed() -> dict:
     from django.core.cache import cache
 
     cache.clear()
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
     from rest_framework.authtoken.models import Token
 
     from campaigns.models import Membership, Role
@@ -153,12 +149,10 @@ def seed() -> dict:
         characters.append(character)
 
     def session_for(user) -> str:
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "altherion.auth_backends.CachedUserBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.create()
-        return store.session_key
+        """A new signed-in session of `user` (one per open page), as the login form makes one."""
+        browser = Client()
+        browser.force_login(user)
+        return browser.cookies[settings.SESSION_COOKIE_NAME].value
 
     everyone = [conteur, *players]
     return {
@@ -167,11 +161,6 @@ def seed() -> dict:
         "characters": [c.pk for c in characters],
         "sessions": [session_for(everyone[i % len(everyone)]) for i in range(OPEN_PAGES)],
     }
-
-
-def with_stamp(path: str, state: dict) -> str:
-    """The poll's URL with the stamp of the page's last answer, as the page sends it."""
-    return f"{path}&stamp={state['stamp']}" if state.get("stamp") else path
 
 
 def free_port() -> int:
@@ -332,7 +321,7 @@ def pages_held(port: int, server: subprocess.Popen, data: dict, roll, newest_eve
             session = data["sessions"][index % len(data["sessions"])]
             headers = {"Cookie": f"sessionid={session}", "HX-Request": "true"}
             path = f"/campaigns/{data['campaign']}/table/poll/?after={after}"
-            return "GET", with_stamp(path, state), None, headers
+            return "GET", path, None, headers
 
         roller = threading.Thread(target=one_roll_a_second)
         roller.start()
@@ -411,7 +400,7 @@ def main() -> int:
                 "HX-Request": "true",
             }
             path = f"/campaigns/{campaign}/table/poll/?after={after}"
-            return "GET", with_stamp(path, state), None, headers
+            return "GET", path, None, headers
 
         cost = roll_cost(roll)
         polls = poll_costs(data, roll, newest_event)
