@@ -27,7 +27,7 @@ from characters.models import Character
 from characters.services import characters_lock, rule_error_to_validation_error
 from progression.models import ArcAward, JobStatus, XpEntry, XpEntryKind
 from progression.notifications import character_notification
-from progression.services import job_queue
+from progression.services import ARC_AWARD_PAY, job_queue
 from rules import experience as rules_xp
 from rules.errors import RuleError
 
@@ -155,9 +155,7 @@ def arc_award_correct(*, award: ArcAward, checklist: dict[str, Any], by) -> ArcA
 
 
 def _queue_award(award: ArcAward) -> None:
-    from progression.tasks import arc_award_pay
-
-    job_queue(arc_award_pay, award.pk, award.revision)
+    job_queue(ARC_AWARD_PAY, award.pk, award.revision)
 
 
 # --- the award job ----------------------------------------------------------------------------

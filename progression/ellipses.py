@@ -18,7 +18,7 @@ from campaigns.models import Campaign
 from characters.models import Character
 from characters.services import rule_error_to_validation_error
 from progression.models import Advance, Ellipse, EllipseStatus
-from progression.services import job_queue
+from progression.services import ADVANCE_RUN, job_queue
 from rules import ellipse as rules_ellipse
 from rules import reference
 from rules.errors import RuleError
@@ -109,9 +109,7 @@ def advance_request(
             )
     except IntegrityError:
         return Advance.objects.get(key=key)
-    from progression.tasks import advance_run
-
-    job_queue(advance_run, advance.pk)
+    job_queue(ADVANCE_RUN, advance.pk)
     return advance
 
 

@@ -19,6 +19,7 @@ from django.db.models import Sum
 
 from campaigns.models import Ability, Arc
 from characters.models import Character, SkillKind, SpecialState
+from progression.errors import refusal
 from progression.improvements import apply_improvement, save_applied
 from progression.models import (
     ArcAward,
@@ -28,10 +29,10 @@ from progression.models import (
     XpEntry,
     XpEntryKind,
 )
-from progression.services import refusal
 from rules import experience as rules_xp
 from rules import reference
 from rules.french import de
+from sessions.selectors import used_in_arc
 from sessions.services import morale_hope_spend_for_xp, table_lock
 
 ACTIVE = (TrainingStatus.QUEUED, TrainingStatus.RUNNING)
@@ -95,10 +96,6 @@ def current_arc(*, campaign_id: int) -> Arc | None:
 
 def _rolled_in_arc(*, arc: Arc, character_id: int) -> frozenset[str]:
     """What the roll log says the character used during the arc (characteristics and skills)."""
-    try:
-        from sessions.selectors import used_in_arc
-    except ImportError:  # the roll log is not there yet: the Conteur's ticks alone count
-        return frozenset()
     used = used_in_arc(arc=arc, character_id=character_id).get(character_id)
     if used is None:
         return frozenset()

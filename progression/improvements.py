@@ -22,7 +22,7 @@ from characters.services import (
     characters_record_changes,
     validate_sheet,
 )
-from progression.services import refusal
+from progression.errors import refusal
 from rules import experience as rules_xp
 from rules.errors import RuleError
 

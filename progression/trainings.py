@@ -10,6 +10,7 @@ from django.db.models import Max, Q
 
 from campaigns.models import Ability, Branch, CharacterClass
 from characters.models import Character
+from progression.errors import refusal
 from progression.experience import (
     ACTIVE,
     Context,
@@ -19,7 +20,6 @@ from progression.experience import (
     spending_context,
 )
 from progression.models import Ellipse, Training, TrainingStatus
-from progression.services import refusal
 from rules import ellipse as rules_ellipse
 from rules import experience as rules_xp
 from rules import reference
