@@ -32,8 +32,8 @@ from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
 from sessions.combat import harm as combat_harm
+from sessions.combat import regeneration as combat_regeneration
 from sessions.combat import selectors as cs
-from sessions.combat import turns as combat_turns
 from sessions.combat.forms import (
     AttackForm,
     BlockJoinForm,
@@ -48,6 +48,7 @@ from sessions.combat.forms import (
     StatusForm,
     TurnForm,
 )
+from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
 from sessions.models import Combatant, Encounter, PlaySession, StatBlock
 from sessions.morale import player_characters
 from sessions.views import POLL_NOW, table_login_required
@@ -422,7 +423,7 @@ def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
             by=request.user,
             encounter_id=encounter.pk,
             turn=form.cleaned_data["turn"],
-            request=combat_attacks.AttackRequest(**form.strike()),
+            request=AttackRequest(**form.strike()),
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     )
@@ -441,7 +442,7 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
     data = form.cleaned_data
     reply = None
     if data["defence"] == "reactive":
-        reply = combat_attacks.Strike(
+        reply = Strike(
             characteristic=data["reply_characteristic"] or "strength",
             skills=(data["reply_skill"],) if data["reply_skill"] else (),
             damage=data["reply_damage"] or 0,
@@ -455,7 +456,7 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
             by=request.user,
             encounter_id=encounter.pk,
             attack_id=data["attack"],
-            request=combat_attacks.DefenceRequest(
+            request=DefenceRequest(
                 defence=data["defence"],
                 complexity=data["complexity"] or 0,
                 skill_level=data["skill_level"],
@@ -477,7 +478,7 @@ def regeneration(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpRe
     if not form.is_valid():
         return _done(request, campaign, _errors(form))
     error = _act(
-        lambda: combat_turns.regeneration_force(
+        lambda: combat_regeneration.regeneration_force(
             campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
         )
     )
@@ -502,7 +503,7 @@ def grapple(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpRespons
             by=request.user,
             encounter_id=encounter.pk,
             turn=form.cleaned_data["turn"],
-            request=combat_attacks.AttackRequest(**form.strike()),
+            request=AttackRequest(**form.strike()),
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     )
