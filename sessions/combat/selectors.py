@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
@@ -51,6 +52,11 @@ def encounter_open_get(*, campaign: Campaign) -> Encounter | None:
         .order_by("-pk")
         .first()
     )
+
+
+def encounter_get(*, campaign: Campaign, pk: int) -> Encounter:
+    """The campaign's encounter, or 404 (the caller checked the campaign's membership)."""
+    return get_object_or_404(Encounter, campaign=campaign, pk=pk)
 
 
 def encounters_for_campaign(*, campaign: Campaign) -> QuerySet[Encounter]:
