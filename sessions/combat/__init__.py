@@ -1,6 +1,13 @@
-"""Combat at the table (§13): the fight's services, reads, pages and API.
+"""Combat at the table (§13, §15): the fight's services, reads, pages and API.
 
-The rest of the project imports its public modules only: `fights` (encounters, combatants,
-turns), `selectors` (the tracker as a member may see it), `urls` and `api` (routes),
-`screen` (the Conteur's screen).
+Its public face — the only modules the rest of the project imports:
+
+- `fights`: the fight's services (open, join, initiative, turns, statuses, end);
+- `selectors`: the tracker and the bestiary as a member may see them;
+- `urls`: the pages (appended to sessions/urls.py);
+- `api_urls`: the API routes (appended to sessions/api_urls.py).
+
+Everything else (attacks, blows, grapples, holds, harm, spells, turns, regeneration, steps,
+strikes, summary, notify, forms, serializers, views, screen, spell_views, tracker_actions, api,
+spell_api) is the package's own; a `protected` contract in .importlinter keeps it so.
 """

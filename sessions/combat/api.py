@@ -24,9 +24,10 @@ from sessions.api import TableView
 from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
+from sessions.combat import regeneration as combat_regeneration
 from sessions.combat import selectors as cs
 from sessions.combat import serializers as s
-from sessions.combat import turns as combat_turns
+from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
 from sessions.models import Combatant, Encounter, PlaySession, StatBlock
 
 TAG = "Combat"
@@ -233,7 +234,7 @@ class EncounterRegeneration(EncounterNext):
         "character acts). Send the `turn` you read: if it moved since, 409.",
     }
     input_serializer_class = s.RegenerationIn
-    service = staticmethod(combat_turns.regeneration_force)
+    service = staticmethod(combat_regeneration.regeneration_force)
 
 
 class EncounterEnd(CombatView):
@@ -314,7 +315,7 @@ class EncounterAttacks(CombatView):
             by=request.user,
             encounter_id=encounter.pk,
             turn=turn,
-            request=combat_attacks.AttackRequest(**data),
+            request=AttackRequest(**data),
             idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
         )
         return Response(self._shown(encounter.pk, pending), status=201 if created else 200)
@@ -354,13 +355,13 @@ class AttackDefence(CombatView):
         encounter = self.encounter()
         reply = data.get("reply")
         if reply is not None:
-            reply = combat_attacks.Strike(**{**reply, "skills": tuple(reply.get("skills") or ())})
+            reply = Strike(**{**reply, "skills": tuple(reply.get("skills") or ())})
         result, created = combat_attacks.attack_defend(
             campaign=self.campaign,
             by=request.user,
             encounter_id=encounter.pk,
             attack_id=data["attack"],
-            request=combat_attacks.DefenceRequest(
+            request=DefenceRequest(
                 defence=data["defence"],
                 complexity=data["complexity"],
                 skill_level=data.get("skill_level"),

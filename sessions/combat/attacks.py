@@ -13,7 +13,7 @@ An attack is two steps, one blow at a time per fight:
    the attacker's between two player characters, §5), a riposte after a defensive critical,
    unconsciousness. The blow is then `last_attack`: a retried defence answers it again.
 
-Both steps take the table's lock, then the fight's (`sessions.combat._lock`), as every combat
+Both steps take the table's lock, then the fight's (`steps.encounter_lock`), as every combat
 write, and log `combat` lines (hidden when a hidden NPC is involved).
 """
 
@@ -33,15 +33,17 @@ from rules import combat as rules_combat
 from rules import reference
 from rules.check import RandomSource
 from rules.odds import check_odds
-from sessions import consequences, services
+from sessions import services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
-from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
 from sessions.combat.blows import DEFENCE_LABELS, missed, resolve, resolve_miss
 from sessions.combat.harm import (
     Fighter,
     fighter_of,
 )
+from sessions.combat.holds import held_note, holds_ended, refuse_if_held
+from sessions.combat.steps import Lines, StaleTurn, encounter_combatants, encounter_lock, step_log
+from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
 from sessions.errors import violation
 from sessions.models import Combatant, CombatantStatus, Encounter, Roll, Visibility
 
@@ -69,44 +71,6 @@ class AttackGone(ValidationError):
         )
 
 
-@dataclass(frozen=True)
-class Strike:
-    """One attack roll's inputs: the check (§5) and its blow (§8)."""
-
-    characteristic: str
-    skills: tuple[str, ...] = ()
-    complexity: int = 0
-    difficulty: int = 0
-    boon: int = 0
-    bane: int = 0
-    damage: int = 0  # the weapon's or the spell's base damage (the Conteur's call)
-    gauge: str = "vitality"  # physique, magique, sociale (§1)
-    characteristic_value: int | None = None  # an NPC's, given by the Conteur
-    skill_level: int | None = None
-    expertise: bool = False  # the expertise die (a grapple's « Prises »: set by the rules)
-
-
-@dataclass(frozen=True)
-class AttackRequest(Strike):
-    target: int = 0
-    nonlethal: bool = False
-    ranged: bool = False
-    hidden: bool = False
-    riposte: bool = False  # the defender's riposte after a defensive critical (§8)
-    grapple: str = ""  # Étreinte, Mise au sol, Projection (§13): `sessions.combat.grapples`
-    distance: int = 0  # a Projection's, in metres
-    heavy: bool = False  # a big or heavy target: a grapple is harder
-
-
-@dataclass(frozen=True)
-class DefenceRequest:
-    defence: str
-    complexity: int = 0
-    skill_level: int | None = None  # an NPC's level in the defence's skill
-    critical: str = consequences.TABLE  # how the target pays a critical it suffers
-    reply: Strike | None = None  # the reactive confrontation's attack
-
-
 def attack_of(pending: dict[str, Any]) -> rules_combat.Attack:
     return rules_combat.Attack(
         ranged=pending["ranged"], hidden=pending["hidden"], exploded=pending["exploded"]
@@ -128,9 +92,9 @@ def _visibility(*combatants: Combatant) -> str:
 
 
 def _log(encounter: Encounter, by, text: str, *combatants: Combatant, **extra) -> None:
-    lines = combat.Lines([], [])
+    lines = Lines([], [])
     (lines.hidden if any(c.hidden for c in combatants) else lines.public).append(text)
-    combat._log(encounter, by, lines, **extra)
+    step_log(encounter, by, lines, **extra)
 
 
 def _roll(
@@ -190,7 +154,7 @@ def attack_declare(
     it is new. The same key again answers the same attack."""
     if not idempotency_key:
         idempotency_key = uuid.uuid4().hex
-    encounter = combat._lock(campaign, encounter_id)
+    encounter = encounter_lock(campaign, encounter_id)
     pending, last = encounter.pending_attack, encounter.last_attack
     if pending.get("key") == idempotency_key and pending.get("by") == by.pk:
         return {**pending, "result": None}, False
@@ -201,8 +165,8 @@ def attack_declare(
     if encounter.status != "running" or not encounter.order:
         raise violation("encounter", _("Lancez d'abord l'initiative."))
     if turn != encounter.turn:
-        raise combat.StaleTurn(encounter.turn)
-    by_pk = {c.pk: c for c in combat._combatants(encounter)}
+        raise StaleTurn(encounter.turn)
+    by_pk = {c.pk: c for c in encounter_combatants(encounter)}
     attacker = _attacker(encounter, by_pk, request)
     target = by_pk.get(request.target)
     storyteller = is_storyteller(campaign)
@@ -224,7 +188,7 @@ def attack_declare(
         )
     if request.gauge not in reference.GAUGES:
         raise violation("gauge", _("Cette constitution n'existe pas."))
-    combat_grapples.refuse_if_held(attacker, by_pk, "attack")
+    refuse_if_held(attacker, by_pk, "attack")
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = _visibility(attacker, target)
@@ -350,8 +314,8 @@ def defences_offered(
     pending = encounter.pending_attack
     fighter = fighter_of(campaign, target)
     if by_pk is None:
-        by_pk = {c.pk: c for c in combat._combatants(encounter)}
-    held = combat_grapples.held_note(target, by_pk)
+        by_pk = {c.pk: c for c in encounter_combatants(encounter)}
+    held = held_note(target, by_pk)
     offered = []
     for option in fighter.defences(attack_of(pending)):
         skill, level = fighter.best_skill(option)
@@ -388,7 +352,7 @@ def attack_defend(
 ) -> tuple[dict[str, Any], bool]:
     """The target answers the pending attack; returns the resolved blow and whether it is new
     (the same `attack_id` again answers the blow already resolved)."""
-    encounter = combat._lock(campaign, encounter_id)
+    encounter = encounter_lock(campaign, encounter_id)
     pending = encounter.pending_attack
     if not pending or pending.get("id") != attack_id:
         if encounter.last_attack.get("id") == attack_id:
@@ -396,16 +360,14 @@ def attack_defend(
         raise AttackGone()
     if request.defence not in DEFENCES:
         raise violation("defence", _("Défense inconnue."))
-    by_pk = {c.pk: c for c in combat._combatants(encounter)}
+    by_pk = {c.pk: c for c in encounter_combatants(encounter)}
     attacker, target = by_pk[pending["attacker"]], by_pk[pending["target"]]
     if not _controls(campaign, target, by):
         raise PermissionDenied(
             _("Seuls le Conteur et le joueur de %(name)s choisissent sa défense.")
             % {"name": target.name}
         )
-    if request.defence in (*PAID_DEFENCES, "reactive") and (
-        held := combat_grapples.held_note(target, by_pk)
-    ):
+    if request.defence in (*PAID_DEFENCES, "reactive") and (held := held_note(target, by_pk)):
         raise violation("defence", held)
     attack_roll = Roll.objects.get(pk=pending["roll"])
     defender = fighter_of(campaign, target, lock=True)
@@ -436,7 +398,7 @@ def attack_defend(
         reply_total=reply_roll.total if reply_roll is not None else None,
         lines=lines,
     )
-    freed = combat_grapples.holds_ended(list(by_pk.values()), lines)
+    freed = holds_ended(list(by_pk.values()), lines)
     result["summary"] = " ".join(lines)
     Combatant.objects.bulk_update(
         [attacker, target],

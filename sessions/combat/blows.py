@@ -7,7 +7,7 @@ Called by `sessions.combat.attacks.attack_defend` inside its transaction; the wr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -26,10 +26,8 @@ from sessions.combat.harm import (
     nonlethal_on_agony,
     suffer_critical,
 )
+from sessions.combat.strikes import DefenceRequest
 from sessions.models import CombatantStatus, Roll
-
-if TYPE_CHECKING:
-    from sessions.combat.attacks import DefenceRequest
 
 DEFENCE_LABELS = {
     rules_combat.BLOCK: "Blocage",

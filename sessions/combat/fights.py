@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
@@ -28,15 +28,23 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from campaigns.models import Campaign
-from campaigns.policy import is_storyteller
 from characters.models import Character
 from rules import combat as rules_combat
 from rules.check import RandomSource, roll_check
 from sessions import writes
 from sessions.combat import summary as combat_summary
 from sessions.combat.harm import block_finesse, character_finesse, npc_profile
+from sessions.combat.holds import holds_ended
 from sessions.combat.notify import turn_notify
-from sessions.combat.turns import round_ends as _round_ends
+from sessions.combat.steps import (
+    Lines,
+    encounter_combatants,
+    encounter_lock,
+    encounter_running,
+    require_storyteller,
+    step_log,
+)
+from sessions.combat.turns import round_ends
 from sessions.errors import violation
 from sessions.models import (
     Combatant,
@@ -45,8 +53,6 @@ from sessions.models import (
     EncounterStatus,
     PlaySession,
     StatBlock,
-    TableEventKind,
-    Visibility,
 )
 
 ACTIVE = CombatantStatus.ACTIVE
@@ -60,25 +66,6 @@ STATUS_MESSAGES = {
 }
 
 
-class StaleTurn(ValidationError):
-    """The turn moved since the page (or client) read it: 409, nothing changed."""
-
-    http_status = 409
-
-    def __init__(self, turn: int):
-        super().__init__(
-            {
-                "turn": [
-                    _(
-                        "Le tour a déjà avancé (étape %(turn)d) : quelqu'un a agi avant vous. "
-                        "Rechargez le suivi du combat."
-                    )
-                    % {"turn": turn}
-                ]
-            }
-        )
-
-
 class AlreadyRolled(ValidationError):
     http_status = 409
 
@@ -86,55 +73,6 @@ class AlreadyRolled(ValidationError):
         super().__init__(
             {"encounter": [_("L'initiative est déjà lancée : passez à l'action suivante.")]}
         )
-
-
-# --- locks, permissions and the log ------------------------------------------------------------
-
-
-def _require_storyteller(campaign: Campaign) -> None:
-    if not is_storyteller(campaign):
-        raise PermissionDenied(_("Seul le Conteur mène le combat."))
-
-
-def _lock(campaign: Campaign, encounter_id: int) -> Encounter:
-    writes.lock_pool(campaign)
-    encounter = (
-        Encounter.objects.select_for_update().filter(pk=encounter_id, campaign=campaign).first()
-    )
-    if encounter is None:
-        raise Http404("Rencontre introuvable.")
-    return encounter
-
-
-def _combatants(encounter: Encounter) -> list[Combatant]:
-    return list(encounter.combatants.select_related("character").order_by("pk"))
-
-
-@dataclass
-class Lines:
-    """A step's log lines: those every member sees, and those about hidden NPCs."""
-
-    public: list[str]
-    hidden: list[str]
-
-    def add(self, combatant: Combatant | None, text: str) -> None:
-        (self.hidden if combatant is not None and combatant.hidden else self.public).append(text)
-
-
-def _log(encounter: Encounter, by, lines: Lines, **extra) -> None:
-    """Log a step's lines; `extra` joins the payload (a blow's figures, a closing summary)."""
-    payload = {"encounter": encounter.pk, "round": encounter.round, "turn": encounter.turn}
-    payload.update(extra)
-    for texts, visibility in ((lines.public, Visibility.PUBLIC), (lines.hidden, Visibility.HIDDEN)):
-        if texts:
-            writes.log_event(
-                campaign_id=encounter.campaign_id,
-                kind=TableEventKind.COMBAT,
-                summary=" ".join(texts),
-                by=by,
-                visibility=visibility,
-                payload=payload,
-            )
 
 
 # --- opening, joining, leaving -----------------------------------------------------------------
@@ -145,7 +83,7 @@ def encounter_open(
     *, campaign: Campaign, by, name: str, play_session: PlaySession | None = None
 ) -> Encounter:
     """Open the campaign's fight (one at a time): combatants join it before initiative."""
-    _require_storyteller(campaign)
+    require_storyteller(campaign)
     writes.lock_pool(campaign)
     if Encounter.objects.filter(campaign=campaign).exclude(status=EncounterStatus.ENDED).exists():
         raise violation("name", _("Un combat est déjà ouvert : terminez-le d'abord."))
@@ -153,7 +91,7 @@ def encounter_open(
     encounter = Encounter.objects.create(
         campaign=campaign, play_session=play_session, name=name[:120], created_by=by
     )
-    _log(encounter, by, Lines([_("Le combat « %(name)s » commence.") % {"name": name}], []))
+    step_log(encounter, by, Lines([_("Le combat « %(name)s » commence.") % {"name": name}], []))
     return encounter
 
 
@@ -216,15 +154,15 @@ def combatants_add(
 ) -> tuple[list[Combatant], bool]:
     """Add combatants (the Conteur); returns them and whether they are new. The same
     `idempotency_key` again returns those it added the first time (a retry adds nobody)."""
-    _require_storyteller(campaign)
-    encounter = _lock(campaign, encounter_id)
+    require_storyteller(campaign)
+    encounter = encounter_lock(campaign, encounter_id)
     if idempotency_key:
         done = list(encounter.combatants.filter(idempotency_key=idempotency_key).order_by("pk"))
         if done:
             return done, False
     if encounter.status == EncounterStatus.ENDED:
         raise violation("encounter", _("Ce combat est terminé."))
-    present = _combatants(encounter)
+    present = encounter_combatants(encounter)
     inside = {c.character_id for c in present if c.status != CombatantStatus.LEFT}
     numbers: dict[int, int] = {}
     for c in present:
@@ -260,7 +198,7 @@ def combatants_add(
         else:
             lines.add(combatant, _("%(name)s rejoint le combat.") % {"name": combatant.name})
     added = Combatant.objects.bulk_create(added)
-    _log(encounter, by, lines)
+    step_log(encounter, by, lines)
     return added, True
 
 
@@ -270,10 +208,10 @@ def combatant_set_status(
 ) -> Combatant:
     """The Conteur marks a combatant defeated, unconscious, dead or back in the fight; one who
     leaves before initiative is simply removed. The order skips whoever is not in the fight."""
-    _require_storyteller(campaign)
+    require_storyteller(campaign)
     if status not in CombatantStatus.values:
         raise violation("status", _("État de combattant inconnu."))
-    encounter = _lock(campaign, encounter_id)
+    encounter = encounter_lock(campaign, encounter_id)
     combatant = encounter.combatants.filter(pk=combatant_id).first()
     if combatant is None:
         raise Http404("Combattant introuvable.")
@@ -288,19 +226,17 @@ def combatant_set_status(
     lines = Lines([], [])
     lines.add(combatant, message)
     _holds_end(encounter, lines)
-    _log(encounter, by, lines)
+    step_log(encounter, by, lines)
     return combatant
 
 
 def _holds_end(encounter: Encounter, lines: Lines) -> None:
     """A hold ends when its holder or the one held is no longer in the fight (§13)."""
-    from sessions.combat import grapples as combat_grapples  # it builds on this module
-
-    everyone = _combatants(encounter)
+    everyone = encounter_combatants(encounter)
     by_pk = {c.pk: c for c in everyone}
     holders = {c.pk: by_pk.get(c.held_by_id) for c in everyone if c.held_by_id}
     texts: list[str] = []
-    ended = combat_grapples.holds_ended(everyone, texts)
+    ended = holds_ended(everyone, texts)
     if not ended:
         return
     Combatant.objects.bulk_update(ended, ["held_by", "hold"])
@@ -311,8 +247,8 @@ def _holds_end(encounter: Encounter, lines: Lines) -> None:
 @transaction.atomic
 def combatant_reveal(*, campaign: Campaign, by, encounter_id: int, combatant_id: int) -> Combatant:
     """A hidden NPC appears to the players, with its initiative if it was rolled."""
-    _require_storyteller(campaign)
-    encounter = _lock(campaign, encounter_id)
+    require_storyteller(campaign)
+    encounter = encounter_lock(campaign, encounter_id)
     combatant = encounter.combatants.filter(pk=combatant_id).first()
     if combatant is None:
         raise Http404("Combattant introuvable.")
@@ -323,26 +259,26 @@ def combatant_reveal(*, campaign: Campaign, by, encounter_id: int, combatant_id:
     text = _("%(name)s entre en scène.") % {"name": combatant.name}
     if combatant.initiative is not None:
         text += " " + _("Initiative %(n)d.") % {"n": combatant.initiative}
-    _log(encounter, by, Lines([text], []))
+    step_log(encounter, by, Lines([text], []))
     return combatant
 
 
 @transaction.atomic
 def encounter_end(*, campaign: Campaign, by, encounter_id: int) -> Encounter:
-    _require_storyteller(campaign)
-    encounter = _lock(campaign, encounter_id)
+    require_storyteller(campaign)
+    encounter = encounter_lock(campaign, encounter_id)
     if encounter.status == EncounterStatus.ENDED:
         return encounter
     encounter.status = EncounterStatus.ENDED
     encounter.ended_at = timezone.now()
     encounter.save(update_fields=["status", "ended_at"])
     text = _("Fin du combat « %(name)s ».") % {"name": encounter.name}
-    closing = combat_summary.closing_lines(encounter, _combatants(encounter))
+    closing = combat_summary.closing_lines(encounter, encounter_combatants(encounter))
     summary = combat_summary.rows_payload(closing["public_rows"])
-    _log(encounter, by, Lines([f"{text} {closing['public']}"], []), summary=summary)
+    step_log(encounter, by, Lines([f"{text} {closing['public']}"], []), summary=summary)
     if "hidden" in closing:
         whole = combat_summary.rows_payload(closing["hidden_rows"])
-        _log(encounter, by, Lines([], [closing["hidden"]]), summary=whole)
+        step_log(encounter, by, Lines([], [closing["hidden"]]), summary=whole)
     return encounter
 
 
@@ -412,13 +348,13 @@ def initiative_roll(
     *, campaign: Campaign, by, encounter_id: int, rng: RandomSource | None = None
 ) -> Encounter:
     """Roll every combatant's initiative (the Conteur, once per fight) and start round 1."""
-    _require_storyteller(campaign)
-    encounter = _lock(campaign, encounter_id)
+    require_storyteller(campaign)
+    encounter = encounter_lock(campaign, encounter_id)
     if encounter.status == EncounterStatus.ENDED:
         raise violation("encounter", _("Ce combat est terminé."))
     if encounter.round:
         raise AlreadyRolled()
-    combatants = _combatants(encounter)
+    combatants = encounter_combatants(encounter)
     fighting = [c for c in combatants if c.status == ACTIVE]
     if not fighting:
         raise violation("encounter", _("Ajoutez d'abord des combattants."))
@@ -441,31 +377,7 @@ def initiative_roll(
         lines.hidden.append(_("Initiative des cachés : %(list)s.") % {"list": ", ".join(hidden)})
     _order_lines(lines, encounter, by_pk)
     _acts_now(lines, encounter, by_pk, by)
-    _log(encounter, by, lines)
-    return encounter
-
-
-def _running(campaign: Campaign, by, encounter_id: int, turn: int) -> Encounter:
-    """Lock the fight, check the caller read its current step and may end the current
-    action: the Conteur, or the player of the character acting now."""
-    encounter = _lock(campaign, encounter_id)
-    if encounter.status != EncounterStatus.RUNNING or not encounter.order:
-        raise violation("encounter", _("Lancez d'abord l'initiative."))
-    if turn != encounter.turn:
-        raise StaleTurn(encounter.turn)
-    if encounter.pending_attack:
-        raise violation("encounter", _("Une attaque attend sa défense : résolvez-la d'abord."))
-    if not is_storyteller(campaign):
-        acting = encounter.order[encounter.position]["combatant"]
-        owner = (
-            Combatant.objects.filter(pk=acting)
-            .values_list("character__owner_id", flat=True)
-            .first()
-        )
-        if owner != by.pk:
-            raise PermissionDenied(
-                _("Seuls le Conteur et le joueur dont c'est le tour peuvent finir ce tour.")
-            )
+    step_log(encounter, by, lines)
     return encounter
 
 
@@ -483,15 +395,15 @@ def turn_next(
     """End the current action and give the hand to the next combatant still in the fight; past
     the round's last slot, the turn's own effects (`sessions.combat.turns`) and a new round in a
     fresh order (without the defeated)."""
-    encounter = _running(campaign, by, encounter_id, turn)
-    combatants = _combatants(encounter)
+    encounter = encounter_running(campaign, by, encounter_id, turn)
+    combatants = encounter_combatants(encounter)
     by_pk = {c.pk: c for c in combatants}
     lines = Lines([], [])
     ending = by_pk[encounter.order[encounter.position]["combatant"]]
     lines.add(ending, _("%(name)s termine son action.") % {"name": ending.name})
     position = _next_position(encounter, by_pk, encounter.position + 1)
     if position is None:
-        _round_ends(campaign, by, encounter, combatants, lines, rng)
+        round_ends(campaign, by, encounter, combatants, lines, rng)
         order = round_order(combatants)
         if not order:
             raise violation("encounter", _("Plus personne n'est en état de combattre."))
@@ -502,7 +414,7 @@ def turn_next(
     encounter.turn += 1
     encounter.save(update_fields=["order", "round", "position", "turn"])
     _acts_now(lines, encounter, by_pk, by)
-    _log(encounter, by, lines)
+    step_log(encounter, by, lines)
     return encounter
 
 
@@ -510,8 +422,8 @@ def turn_next(
 def turn_delay(*, campaign: Campaign, by, encounter_id: int, turn: int) -> Encounter:
     """The combatant acting now waits: it swaps places with the next one still in the fight in
     this round, who acts at once."""
-    encounter = _running(campaign, by, encounter_id, turn)
-    by_pk = {c.pk: c for c in _combatants(encounter)}
+    encounter = encounter_running(campaign, by, encounter_id, turn)
+    by_pk = {c.pk: c for c in encounter_combatants(encounter)}
     here = encounter.position
     waiting = encounter.order[here]["combatant"]
     later = next(
@@ -535,5 +447,5 @@ def turn_delay(*, campaign: Campaign, by, encounter_id: int, turn: int) -> Encou
     lines = Lines([], [])
     lines.add(by_pk[waiting], _("%(name)s retarde son action.") % {"name": by_pk[waiting].name})
     _acts_now(lines, encounter, by_pk, by)
-    _log(encounter, by, lines)
+    step_log(encounter, by, lines)
     return encounter

@@ -8,10 +8,11 @@ Mise au sol. A held combatant can neither attack nor defend; on its action it ma
 free itself (`grapple_escape`: Force or Agilité and Bagarre against the grapple's total, the
 action then ends). Its holder, or the Conteur, lets go (`grapple_release`); a combatant à terre
 gets up on its own action (`grapple_stand_up`). A hold whose holder or held one is no longer in
-the fight counts for nothing (`holder_of`) and is cleared by the next blow (`holds_ended`).
+the fight counts for nothing (`holds.holder_of`) and is cleared by the next blow
+(`holds.holds_ended`).
 
-The services take the table's lock, then the fight's (`sessions.combat._lock`), and log
-`combat` lines, hidden when a hidden NPC is involved.
+The services take the table's lock, then the fight's (`steps.encounter_lock`), and log `combat`
+lines, hidden when a hidden NPC is involved; the action then ends (`fights.turn_next`).
 """
 
 from __future__ import annotations
@@ -34,54 +35,19 @@ from sessions import services
 from sessions.checks import RollRequest
 from sessions.combat import fights as combat
 from sessions.combat.harm import Fighter, fighter_of
+from sessions.combat.holds import ACTIVE, holder_of, of_name
+from sessions.combat.steps import (
+    Lines,
+    encounter_combatants,
+    encounter_lock,
+    encounter_running,
+    step_log,
+)
 from sessions.errors import violation
-from sessions.models import Combatant, CombatantStatus, Encounter, Visibility
+from sessions.models import Combatant, Encounter, Visibility
 
-ACTIVE = CombatantStatus.ACTIVE
 GRAPPLE_LABELS = {key: label for key, (label, _note) in rules_combat.GRAPPLES.items()}
 GRAPPLE_FIELDS = ["held_by", "prone", "hold"]
-
-
-# --- who holds whom ----------------------------------------------------------------------------
-
-
-def of_name(name: str) -> str:
-    """« de Brann », « d'Aelis »: French elides "de" before a vowel."""
-    if name[:1].casefold() in "aeiouyàâäéèêëîïôöûüœæ":
-        return _("d'%(name)s") % {"name": name}
-    return _("de %(name)s") % {"name": name}
-
-
-def holder_of(combatant: Combatant, by_pk: dict[int, Combatant]) -> Combatant | None:
-    """The combatant holding this one in an Étreinte, if the hold still lasts
-    (`rules.combat.hold_lasts`: both still in the fight)."""
-    holder = by_pk.get(combatant.held_by_id) if combatant.held_by_id else None
-    if holder is None or not rules_combat.hold_lasts(
-        holder_fighting=holder.status == ACTIVE, held_fighting=combatant.status == ACTIVE
-    ):
-        return None
-    return holder
-
-
-def refuse_if_held(combatant: Combatant, by_pk: dict[int, Combatant], action: str) -> None:
-    """A held combatant may only free itself, end or delay its action (§13)."""
-    holder = holder_of(combatant, by_pk)
-    if holder is not None and not rules_combat.held_can_act(action):
-        raise violation(
-            "encounter",
-            _("%(name)s est dans l'étreinte %(of_holder)s : seule une tentative pour se libérer est possible.")
-            % {"name": combatant.name, "of_holder": of_name(holder.name)},
-        )  # fmt: skip
-
-
-def held_note(target: Combatant, by_pk: dict[int, Combatant]) -> str:
-    """Why a held target has no defence (empty if it is free)."""
-    holder = holder_of(target, by_pk)
-    if holder is None:
-        return ""
-    return _("Dans l'étreinte %(of_holder)s : aucune défense possible.") % {
-        "of_holder": of_name(holder.name)
-    }
 
 
 def _visibility(*combatants: Combatant) -> str:
@@ -194,25 +160,6 @@ def grapple_lands(
     return "prone"
 
 
-def holds_ended(everyone: list[Combatant], lines: list[str]) -> list[Combatant]:
-    """Clear the holds that no longer last (a holder or a held one out of the fight) and
-    return the combatants changed, with a log line each."""
-    by_pk = {c.pk: c for c in everyone}
-    changed = []
-    for combatant in everyone:
-        if combatant.held_by_id is None or holder_of(combatant, by_pk) is not None:
-            continue
-        holder = by_pk.get(combatant.held_by_id)
-        if holder is not None:
-            lines.append(
-                _("L'étreinte %(of_holder)s sur %(name)s prend fin.")
-                % {"of_holder": of_name(holder.name), "name": combatant.name}
-            )
-        combatant.held_by, combatant.hold = None, {}
-        changed.append(combatant)
-    return changed
-
-
 # --- freeing oneself, letting go, getting up ---------------------------------------------------
 
 
@@ -244,13 +191,13 @@ def grapple_escape(
     Agilité and Bagarre against the grapple's total (`rules.combat.escape_check`); freed or not,
     its action ends. Returns the attempt and whether it is new (the same key again answers it)."""
     key = idempotency_key or uuid.uuid4().hex
-    encounter = combat._lock(campaign, encounter_id)
-    everyone = combat._combatants(encounter)
+    encounter = encounter_lock(campaign, encounter_id)
+    everyone = encounter_combatants(encounter)
     for one in everyone:
         done = one.hold.get("escape") or {}
         if done.get("key") == key and done.get("by") == by.pk:
             return done, False
-    encounter = combat._running(campaign, by, encounter_id, turn)
+    encounter = encounter_running(campaign, by, encounter_id, turn)
     by_pk = {c.pk: c for c in everyone}
     acting = by_pk[encounter.order[encounter.position]["combatant"]]
     holder = holder_of(acting, by_pk)
@@ -314,15 +261,15 @@ def grapple_escape(
     else:
         acting.hold = {**acting.hold, "escape": record}
     acting.save(update_fields=["held_by", "hold"])
-    lines = combat.Lines([], [])
+    lines = Lines([], [])
     (lines.hidden if visibility == Visibility.HIDDEN else lines.public).append(record["summary"])
-    combat._log(encounter, by, lines)
+    step_log(encounter, by, lines)
     combat.turn_next(campaign=campaign, by=by, encounter_id=encounter.pk, turn=encounter.turn)
     return record, True
 
 
 def _one(campaign: Campaign, encounter: Encounter, combatant_id: int):
-    everyone = combat._combatants(encounter)
+    everyone = encounter_combatants(encounter)
     by_pk = {c.pk: c for c in everyone}
     combatant = by_pk.get(combatant_id)
     if combatant is None or (combatant.hidden and not is_storyteller(campaign)):
@@ -331,16 +278,16 @@ def _one(campaign: Campaign, encounter: Encounter, combatant_id: int):
 
 
 def _log_one(encounter: Encounter, by, text: str, *combatants: Combatant) -> None:
-    lines = combat.Lines([], [])
+    lines = Lines([], [])
     (lines.hidden if any(c.hidden for c in combatants) else lines.public).append(text)
-    combat._log(encounter, by, lines)
+    step_log(encounter, by, lines)
 
 
 @transaction.atomic
 def grapple_release(*, campaign: Campaign, by, encounter_id: int, combatant_id: int) -> Combatant:
     """The holder lets go of the combatant it holds (its player, or the Conteur); letting go of
     someone no longer held changes nothing."""
-    encounter = combat._lock(campaign, encounter_id)
+    encounter = encounter_lock(campaign, encounter_id)
     combatant, by_pk = _one(campaign, encounter, combatant_id)
     if combatant.held_by_id is None:
         return combatant
@@ -369,7 +316,7 @@ def grapple_release(*, campaign: Campaign, by, encounter_id: int, combatant_id: 
 def grapple_stand_up(*, campaign: Campaign, by, encounter_id: int, combatant_id: int) -> Combatant:
     """A combatant à terre gets up (§13 Reading): on its own action (its player), or whenever
     the Conteur says; not while held. Getting up when standing changes nothing."""
-    encounter = combat._lock(campaign, encounter_id)
+    encounter = encounter_lock(campaign, encounter_id)
     combatant, by_pk = _one(campaign, encounter, combatant_id)
     if not combatant.prone:
         return combatant

@@ -6,13 +6,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
-from common.precompiled import Precompiled
 from rules import combat as rules_combat
 from rules import reference
+from sessions.combat.attacks import defences_offered
+from sessions.combat.forms import (
+    AttackForm,
+    DefenceForm,
+    EscapeForm,
+    GrappleForm,
+    RegenerationForm,
+)
+from sessions.combat.grapples import GRAPPLE_LABELS, escape_odds
+from sessions.combat.harm import fighter_of
+from sessions.combat.holds import held_note, holder_of, of_name
 from sessions.models import (
     Combatant,
     CombatantStatus,
@@ -32,22 +43,20 @@ def stat_blocks_for_user(*, campaign: Campaign) -> QuerySet[StatBlock]:
     return blocks if is_storyteller(campaign) else blocks.filter(hidden=False)
 
 
-# Compiled once (common/precompiled.py): every table page and combat view asks for it.
-_OPEN_ENCOUNTER = Precompiled(
-    lambda campaign_id: (
-        Encounter.objects.filter(campaign_id=campaign_id)
-        .exclude(status=EncounterStatus.ENDED)
-        .select_related("play_session")
-        .order_by("-pk")[:1]
-    ),
-    -1,
-)
-
-
 def encounter_open_get(*, campaign: Campaign) -> Encounter | None:
     """The campaign's fight not yet ended (at most one), or None."""
-    found = _OPEN_ENCOUNTER.objects(campaign.pk)
-    return found[0] if found else None
+    return (
+        Encounter.objects.filter(campaign=campaign)
+        .exclude(status=EncounterStatus.ENDED)
+        .select_related("play_session")
+        .order_by("-pk")
+        .first()
+    )
+
+
+def encounter_get(*, campaign: Campaign, pk: int) -> Encounter:
+    """The campaign's encounter, or 404 (the caller checked the campaign's membership)."""
+    return get_object_or_404(Encounter, campaign=campaign, pk=pk)
 
 
 def encounters_for_campaign(*, campaign: Campaign) -> QuerySet[Encounter]:
@@ -77,8 +86,6 @@ class PendingAttack:
 
     @property
     def grapple_label(self) -> str:
-        from sessions.combat.grapples import GRAPPLE_LABELS
-
         return GRAPPLE_LABELS.get(self.data.get("grapple") or "", "")
 
     def as_dict(self) -> dict:
@@ -159,8 +166,6 @@ def tracker_for_user(*, campaign: Campaign, user, encounter: Encounter | None) -
 def _grapple_badges(tracker: Tracker, by_pk: dict[int, Combatant]) -> None:
     """Each combatant's grapple states as this member may read them (`c.grapple_badges`): a
     hidden holder is not named to the players."""
-    from sessions.combat.grapples import holder_of, of_name
-
     for c in tracker.combatants:
         badges = []
         holder = holder_of(c, by_pk)
@@ -180,8 +185,6 @@ def _grapple_badges(tracker: Tracker, by_pk: dict[int, Combatant]) -> None:
 
 def _grapples(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
     """What the tracker offers about grapples: freeing oneself, letting go, getting up."""
-    from sessions.combat.grapples import escape_odds, holder_of, of_name
-    from sessions.combat.harm import fighter_of
 
     def controls(c: Combatant) -> bool:
         return tracker.storyteller or (
@@ -218,9 +221,6 @@ def _seen(tracker: Tracker, data: dict) -> bool:
 def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
     """The pending attack (with the defences and their odds for whoever answers it), the last
     blow, and whom the acting combatant may attack."""
-    from sessions.combat.attacks import defences_offered
-    from sessions.combat.grapples import held_note
-
     encounter = tracker.encounter
     pending = encounter.pending_attack
     if _seen(tracker, pending):
@@ -289,14 +289,6 @@ def tracker_context(campaign: Campaign, user) -> dict:
 
 def attack_forms(tracker: Tracker | None) -> dict:
     """The blank attack and defence forms the tracker shows to whoever may use them."""
-    from sessions.combat.forms import (
-        AttackForm,
-        DefenceForm,
-        EscapeForm,
-        GrappleForm,
-        RegenerationForm,
-    )
-
     forms: dict = {}
     if tracker is not None and tracker.may_attack:
         forms["attack_form"] = AttackForm(

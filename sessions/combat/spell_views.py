@@ -1,7 +1,7 @@
 """The spell form of the fight (§15): the acting combatant's player (the Conteur for an NPC)
 casts a plain, healing or area spell with its incantation.
 
-Three views, on the tracker's pattern (`sessions.combat.views`):
+Three views, on the tracker's pattern (`sessions.combat.views`, `tracker_actions`):
 
 - `spell_form` (GET): the form. With HTMX, the fragment the tracker's « Lancer un sort » panel
   loads when it opens; without JavaScript, a page of its own.
@@ -31,7 +31,12 @@ from rules import reference
 from sessions.combat import selectors as cs
 from sessions.combat import spells as combat_spells
 from sessions.combat.forms import CHARACTERISTIC_CHOICES, GAUGE_CHOICES, SKILL_CHOICES
-from sessions.combat.views import BACK_TO, _act, _done, _encounter, _errors
+from sessions.combat.tracker_actions import (
+    BACK_TO,
+    action_response,
+    form_errors,
+    service_refusal,
+)
 from sessions.forms import fresh_key
 from sessions.models import Encounter
 
@@ -177,7 +182,7 @@ def _preview(campaign, encounter, form):
 @vary_on_headers("HX-Request")
 def spell_form(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = SpellForm(initial={"turn": encounter.turn}, healable=healable(campaign, encounter))
     context = _context(request, campaign, encounter, form)
     if request.htmx:
@@ -189,13 +194,13 @@ def spell_form(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
 @require_GET
 def spell_preview(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = PreviewForm(request.GET, healable=healable(campaign, encounter))
     preview = _preview(campaign, encounter, form)
     context = {
         **_context(request, campaign, encounter, form, preview),
         "only_preview": True,
-        "preview_errors": _errors(form) if preview is None else "",
+        "preview_errors": form_errors(form) if preview is None else "",
     }
     return render(request, "sessions/_combat_spell_form.html", context)
 
@@ -205,15 +210,15 @@ def spell_preview(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpR
 def spell_cast(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The acting combatant casts; the incantation takes its turn (the hand passes on)."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = SpellForm(request.POST, healable=healable(campaign, encounter))
     if request.POST.get("preview"):  # « Calculer » without JavaScript: the page, nothing cast
         form.is_valid()
         context = _context(request, campaign, encounter, form, _preview(campaign, encounter, form))
         return render(request, "sessions/combat_spell.html", context)
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
-    error = _act(
+        return action_response(request, campaign, form_errors(form))
+    error = service_refusal(
         lambda: combat_spells.spell_cast(
             campaign=campaign,
             by=request.user,
@@ -223,4 +228,4 @@ def spell_cast(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)

@@ -3,12 +3,12 @@ sheet, an area spell's one check per target or group, and the incantation that t
 
 `spell_cast` is one step of the acting combatant (its player, or the Conteur for an NPC), like
 an attack (`sessions.combat.attacks`): it takes the table's lock, then the fight's
-(`sessions.combat._lock`), checks the `turn` the caller read, and rolls the spell as every table
+(`steps.encounter_lock`), checks the `turn` the caller read, and rolls the spell as every table
 roll (`sessions.services.roll_create`: the sheet's dice, Agonie, its log line), the
 incantation's focus adding surpuissance dice (`rules.magic.incantation`). The incantation takes
 the rest of the caster's round (`rules.magic.incantation_actions`: its later actions this round
 leave the order; the Combativité it spends is drawn from them), then the turn passes as "next
-turn" does (`sessions.combat.turn_next`).
+turn" does (`sessions.combat.fights.turn_next`).
 
 The cast is logged as one `combat` line whose payload carries it (`payload["spell"]`, with the
 encounter, round and step, like every line of the fight): hidden when a hidden NPC casts, public
@@ -39,8 +39,9 @@ from rules.french import de
 from sessions import services, writes
 from sessions.checks import CHARACTERISTIC_KEYS, RollRequest
 from sessions.combat import fights as combat
-from sessions.combat import grapples as combat_grapples
 from sessions.combat.harm import fighter_of
+from sessions.combat.holds import refuse_if_held
+from sessions.combat.steps import StaleTurn, encounter_combatants, encounter_lock
 from sessions.errors import rule_call, violation
 from sessions.models import (
     Combatant,
@@ -315,25 +316,25 @@ def spell_cast(
     the incantation's effect) and whether it is new. The incantation takes the caster's turn:
     its later actions this round are given up and the hand passes to the next combatant."""
     key = (idempotency_key or uuid.uuid4().hex)[:64]
-    encounter = combat._lock(campaign, encounter_id)
+    encounter = encounter_lock(campaign, encounter_id)
     done = _already(campaign, by, key)
     if done is not None:
         return done, False
     if encounter.status != EncounterStatus.RUNNING or not encounter.order:
         raise violation("encounter", _("Lancez d'abord l'initiative."))
     if turn != encounter.turn:
-        raise combat.StaleTurn(encounter.turn)
+        raise StaleTurn(encounter.turn)
     if encounter.pending_attack:
         raise violation("encounter", _("Une attaque attend sa défense : résolvez-la d'abord."))
     if request.kind not in KINDS:
         raise violation("kind", _("Type de sort inconnu."))
     if request.characteristic not in CHARACTERISTIC_KEYS:
         raise violation("characteristic", _("Caractéristique inconnue."))
-    by_pk = {c.pk: c for c in combat._combatants(encounter)}
+    by_pk = {c.pk: c for c in encounter_combatants(encounter)}
     caster = by_pk[encounter.order[encounter.position]["combatant"]]
     if caster.status != CombatantStatus.ACTIVE:
         raise violation("encounter", _("Ce combattant n'est pas en état d'incanter."))
-    combat_grapples.refuse_if_held(caster, by_pk, "spell")
+    refuse_if_held(caster, by_pk, "spell")
     if not _controls(campaign, caster, by):
         raise PermissionDenied(
             _("Seuls le Conteur et le joueur dont c'est le tour peuvent lancer un sort.")

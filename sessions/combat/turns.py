@@ -1,38 +1,30 @@
 """What each new combat turn does by itself (§1, §8): the Agonie of a full turn at 0 Vitalité,
-the end of a knock-out, the Finesse points regained, the Péril checks; and a forced
-regeneration, which costs an action (§13).
+the end of a knock-out, the Finesse points regained, the Péril checks.
 
-`round_ends` runs inside `sessions.combat.turn_next` when a round ends (the table's lock and the
+`round_ends` runs inside `sessions.combat.fights.turn_next` when a round ends (the table's lock and the
 fight's are held); a character's tracks are written on its sheet (version, history), an NPC's
 on its Combatant row.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace as dataclass_replace
-from typing import Any
-
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from characters import condition as sheet_condition
 from rules import combat as rules_combat
-from rules import gauges as rules_gauges
 from rules import reference
 from rules import states as rules_states
 from rules.check import RandomSource, roll_check
 from sessions import writes
 from sessions.combat.harm import Fighter, fighter_of, npc_gauges, store_npc_gauges
-from sessions.errors import violation
+from sessions.combat.steps import Lines
 from sessions.models import Combatant, CombatantStatus
 
-POINTS_MAX = 10_000
 UPDATED = ["finesse_points", "agony", "unconscious_turns", "status", "profile"]
 
 
 def round_ends(
-    campaign, by, encounter, combatants: list[Combatant], lines: Any, rng: RandomSource | None
+    campaign, by, encounter, combatants: list[Combatant], lines: Lines, rng: RandomSource | None
 ) -> None:
     """Close round `encounter.round` and open the next for every combatant still there."""
     present = [
@@ -48,7 +40,7 @@ def round_ends(
     Combatant.objects.bulk_update(present, UPDATED)
 
 
-def _regenerate(combatant: Combatant, lines: Any) -> None:
+def _regenerate(combatant: Combatant, lines: Lines) -> None:
     """An NPC's regenerations at the end of the turn (§13, `rules.combat.turn_regeneration`);
     a character's come from an ability the sheet does not hold: forced by hand."""
     regeneration = combatant.profile.get("regeneration") or {}
@@ -70,7 +62,7 @@ def _regenerate(combatant: Combatant, lines: Any) -> None:
         )
 
 
-def _agony_of_the_turn(fighter: Fighter, round_: int, lines: Any, by) -> None:
+def _agony_of_the_turn(fighter: Fighter, round_: int, lines: Lines, by) -> None:
     """+1 Agonie per full turn at 0 Vitalité not stabilised (§8; which turns are full:
     `rules.states.full_turn_at_zero`; `zero_since` is the turn it fell in)."""
     combatant = fighter.combatant
@@ -98,7 +90,7 @@ def _agony_of_the_turn(fighter: Fighter, round_: int, lines: Any, by) -> None:
     )
 
 
-def _wake_up(combatant: Combatant, lines: Any) -> None:
+def _wake_up(combatant: Combatant, lines: Lines) -> None:
     """A knock-out lasts max(Aggravation, Agonie) turns (§8): one less each turn."""
     if combatant.status != CombatantStatus.UNCONSCIOUS or not combatant.unconscious_turns:
         return
@@ -108,7 +100,7 @@ def _wake_up(combatant: Combatant, lines: Any) -> None:
         lines.add(combatant, _("%(name)s reprend connaissance.") % {"name": combatant.name})
 
 
-def _peril(fighter: Fighter, lines: Any, by, rng: RandomSource | None) -> None:
+def _peril(fighter: Fighter, lines: Lines, by, rng: RandomSource | None) -> None:
     """At each turn start, a Résilience check against the scars of every gauge in péril; a
     failure adds as many scars as its margin (§8)."""
     gauges = fighter.gauges()
@@ -149,57 +141,3 @@ def _peril(fighter: Fighter, lines: Any, by, rng: RandomSource | None) -> None:
         writes.sheet_write(fighter.character, scars, by)
     else:
         store_npc_gauges(fighter.combatant, {**gauges, **changed})
-
-
-@transaction.atomic
-def regeneration_force(
-    *, campaign, by, encounter_id: int, turn: int, gauge: str, points: int
-) -> None:
-    """The acting combatant forces a regeneration (§13): it restores `points` to a gauge, adds as
-    many serious wounds (`rules.combat.forced_regeneration`) and costs the action, which ends."""
-    from sessions.combat import fights as combat  # combat imports this module for its turns
-
-    encounter = combat._running(campaign, by, encounter_id, turn)
-    if gauge not in reference.GAUGES:
-        raise violation("gauge", _("Cette constitution n'existe pas."))
-    if not 1 <= points <= POINTS_MAX:
-        raise violation("points", _("Indiquez les points régénérés (au moins 1)."))
-    acting = Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
-    if acting.held_by_id is not None:
-        from sessions.combat import grapples as combat_grapples  # it builds on sessions.combat too
-
-        by_pk = {c.pk: c for c in combat._combatants(encounter)}
-        combat_grapples.refuse_if_held(by_pk[acting.pk], by_pk, "regeneration")
-    fighter = fighter_of(campaign, acting, lock=True)
-    before = fighter.gauges()[gauge]
-    if fighter.character is not None:
-        sheet_condition.character_heal(
-            character=fighter.character.pk, gauge=gauge, points=points, by=by
-        )
-        fighter.character.refresh_from_db()
-        regenerated = fighter.gauges()[gauge].current - before.current
-        scars = rules_combat.forced_regeneration(regenerated)
-        column = f"{gauge}_scars"
-        writes.sheet_write(
-            fighter.character, {column: getattr(fighter.character, column) + scars}, by
-        )
-    else:
-        gauges = npc_gauges(acting)
-        healed = rules_gauges.heal(before, points)
-        regenerated = healed.current - before.current
-        scars = rules_combat.forced_regeneration(regenerated)
-        gauges[gauge] = dataclass_replace(healed, scars=healed.scars + scars)
-        store_npc_gauges(acting, gauges)
-        acting.save(update_fields=["profile"])
-    lines = combat.Lines([], [])
-    lines.add(
-        acting,
-        ngettext(
-            "%(name)s force une régénération : +%(n)d en %(gauge)s, et autant de blessure grave.",
-            "%(name)s force une régénération : +%(n)d en %(gauge)s, et autant de blessures graves.",
-            regenerated,
-        )
-        % {"name": acting.name, "n": regenerated, "gauge": reference.LABELS[gauge]},
-    )
-    combat._log(encounter, by, lines)
-    combat.turn_next(campaign=campaign, by=by, encounter_id=encounter.pk, turn=encounter.turn)

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import trigger_client_event
 
 from campaigns import services as campaign_services
-from campaigns.models import Campaign
 from campaigns.policy import (
     campaign_get_for_member,
     campaign_get_for_storyteller,
@@ -32,8 +29,8 @@ from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
 from sessions.combat import harm as combat_harm
+from sessions.combat import regeneration as combat_regeneration
 from sessions.combat import selectors as cs
-from sessions.combat import turns as combat_turns
 from sessions.combat.forms import (
     AttackForm,
     BlockJoinForm,
@@ -48,40 +45,16 @@ from sessions.combat.forms import (
     StatusForm,
     TurnForm,
 )
-from sessions.models import Combatant, Encounter, PlaySession, StatBlock
+from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
+from sessions.combat.tracker_actions import (
+    BACK_TO,
+    action_response,
+    form_errors,
+    service_refusal,
+)
+from sessions.models import Combatant, PlaySession, StatBlock
 from sessions.morale import player_characters
-from sessions.views import POLL_NOW, table_login_required
-
-BACK_TO = {"table": "sessions:table", "combat": "sessions:combat"}
-
-
-def _errors(form) -> str:
-    return " ".join(m for ms in form.errors.values() for m in ms)
-
-
-def _done(request: HtmxHttpRequest, campaign: Campaign, error: str | None) -> HttpResponse:
-    """After an action: the tracker again (HTMX, and the log polled at once), else a redirect
-    to the page the form was on, with the error or nothing (the log says what happened)."""
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
-        back = BACK_TO.get(request.POST.get("back", ""), "sessions:combat")
-        return redirect(back, pk=campaign.pk)
-    context = {**cs.tracker_context(campaign, request.user), "combat_error": error}
-    response = render(request, "sessions/combat_tracker.html", context)
-    return trigger_client_event(response, POLL_NOW) if not error else response
-
-
-def _act(call) -> str | None:
-    """Run a service; its refusal becomes the French sentence shown to the user."""
-    try:
-        call()
-    except ValidationError as error:
-        return " ".join(error.messages)
-    except PermissionDenied as error:
-        return str(error)
-    return None
-
+from sessions.views import table_login_required
 
 # --- the tracker and the management page -----------------------------------------------------
 
@@ -130,9 +103,9 @@ def encounter_open(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     play_session = None
     if session_pk and str(session_pk).isdigit():
         play_session = PlaySession.objects.filter(campaign=campaign, pk=session_pk).first()
-    error = _errors(form) if not form.is_valid() else None
+    error = form_errors(form) if not form.is_valid() else None
     if error is None:
-        error = _act(
+        error = service_refusal(
             lambda: combat.encounter_open(
                 campaign=campaign,
                 by=request.user,
@@ -140,22 +113,18 @@ def encounter_open(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 play_session=play_session,
             )
         )
-    return _done(request, campaign, error)
-
-
-def _encounter(campaign: Campaign, encounter_pk: int) -> Encounter:
-    return get_object_or_404(Encounter, campaign=campaign, pk=encounter_pk)
+    return action_response(request, campaign, error)
 
 
 @login_required
 @require_POST
 def combatants_party(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = PartyForm(request.POST, characters=player_characters(campaign))
     if not form.is_valid():
-        return _done(request, campaign, _("Cochez au moins un personnage."))
-    error = _act(
+        return action_response(request, campaign, _("Cochez au moins un personnage."))
+    error = service_refusal(
         lambda: combat.combatants_add(
             campaign=campaign,
             by=request.user,
@@ -163,19 +132,19 @@ def combatants_party(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> Ht
             joining=combat.party_joining(campaign, form.cleaned_data["characters"]),
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
 @require_POST
 def combatants_block(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = BlockJoinForm(request.POST, blocks=StatBlock.objects.filter(campaign=campaign))
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
+        return action_response(request, campaign, form_errors(form))
     data = form.cleaned_data
-    error = _act(
+    error = service_refusal(
         lambda: combat.combatants_add(
             campaign=campaign,
             by=request.user,
@@ -186,19 +155,19 @@ def combatants_block(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> Ht
             idempotency_key=data["idempotency_key"],
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
 @require_POST
 def combatants_quick(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = QuickNpcForm(request.POST)
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
+        return action_response(request, campaign, form_errors(form))
     data = form.cleaned_data
-    error = _act(
+    error = service_refusal(
         lambda: combat.combatants_add(
             campaign=campaign,
             by=request.user,
@@ -209,29 +178,31 @@ def combatants_quick(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> Ht
             idempotency_key=data["idempotency_key"],
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
 @require_POST
 def initiative(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
-    error = _act(
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
+    error = service_refusal(
         lambda: combat.initiative_roll(
             campaign=campaign, by=request.user, encounter_id=encounter.pk
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 def _turn_action(request: HtmxHttpRequest, pk: int, encounter_pk: int, service) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = TurnForm(request.POST)
     if not form.is_valid():
-        return _done(request, campaign, _("Rechargez la page : le tour affiché est inconnu."))
-    error = _act(
+        return action_response(
+            request, campaign, _("Rechargez la page : le tour affiché est inconnu.")
+        )
+    error = service_refusal(
         lambda: service(
             campaign=campaign,
             by=request.user,
@@ -239,7 +210,7 @@ def _turn_action(request: HtmxHttpRequest, pk: int, encounter_pk: int, service) 
             turn=form.cleaned_data["turn"],
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -258,11 +229,11 @@ def turn_delay(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
 @require_POST
 def encounter_end(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
-    error = _act(
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
+    error = service_refusal(
         lambda: combat.encounter_end(campaign=campaign, by=request.user, encounter_id=encounter.pk)
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -271,13 +242,13 @@ def combatant_reveal(
     request: HtmxHttpRequest, pk: int, encounter_pk: int, combatant_pk: int
 ) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
-    error = _act(
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
+    error = service_refusal(
         lambda: combat.combatant_reveal(
             campaign=campaign, by=request.user, encounter_id=encounter.pk, combatant_id=combatant_pk
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -286,11 +257,11 @@ def combatant_status(
     request: HtmxHttpRequest, pk: int, encounter_pk: int, combatant_pk: int
 ) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = StatusForm(request.POST)
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
-    error = _act(
+        return action_response(request, campaign, form_errors(form))
+    error = service_refusal(
         lambda: combat.combatant_set_status(
             campaign=campaign,
             by=request.user,
@@ -299,7 +270,7 @@ def combatant_status(
             status=form.cleaned_data["status"],
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @explains_refusal
@@ -310,10 +281,10 @@ def combatant_remove(
 ) -> HttpResponse:
     """A confirmation page, then the combatant leaves the fight (removed before initiative)."""
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     combatant = get_object_or_404(Combatant, encounter=encounter, pk=combatant_pk)
     if request.method == "POST":
-        error = _act(
+        error = service_refusal(
             lambda: combat.combatant_set_status(
                 campaign=campaign,
                 by=request.user,
@@ -322,7 +293,7 @@ def combatant_remove(
                 status="left",
             )
         )
-        return _done(request, campaign, error)
+        return action_response(request, campaign, error)
     back = request.GET.get("back", "combat")
     context = {
         "campaign": campaign,
@@ -412,21 +383,21 @@ def stat_block_delete(request: HtmxHttpRequest, pk: int, block_pk: int) -> HttpR
 def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The combatant acting now attacks (its player, or the Conteur); the target answers next."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = AttackForm(request.POST, targets=encounter.combatants.all())
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
-    error = _act(
+        return action_response(request, campaign, form_errors(form))
+    error = service_refusal(
         lambda: combat_attacks.attack_declare(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
             turn=form.cleaned_data["turn"],
-            request=combat_attacks.AttackRequest(**form.strike()),
+            request=AttackRequest(**form.strike()),
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -434,14 +405,14 @@ def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
 def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The target's player (the Conteur for an NPC) answers the attack waiting for it."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = DefenceForm(request.POST)
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
+        return action_response(request, campaign, form_errors(form))
     data = form.cleaned_data
     reply = None
     if data["defence"] == "reactive":
-        reply = combat_attacks.Strike(
+        reply = Strike(
             characteristic=data["reply_characteristic"] or "strength",
             skills=(data["reply_skill"],) if data["reply_skill"] else (),
             damage=data["reply_damage"] or 0,
@@ -449,13 +420,13 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
             characteristic_value=data["reply_value"],
             skill_level=data["skill_level"],
         )
-    error = _act(
+    error = service_refusal(
         lambda: combat_attacks.attack_defend(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
             attack_id=data["attack"],
-            request=combat_attacks.DefenceRequest(
+            request=DefenceRequest(
                 defence=data["defence"],
                 complexity=data["complexity"] or 0,
                 skill_level=data["skill_level"],
@@ -464,7 +435,7 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
             ),
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -472,16 +443,16 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
 def regeneration(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The acting combatant forces a regeneration; its action ends."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = RegenerationForm(request.POST)
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
-    error = _act(
-        lambda: combat_turns.regeneration_force(
+        return action_response(request, campaign, form_errors(form))
+    error = service_refusal(
+        lambda: combat_regeneration.regeneration_force(
             campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 # --- grapples (§13) ----------------------------------------------------------------------------
@@ -492,21 +463,21 @@ def regeneration(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpRe
 def grapple(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The combatant acting now tries a grapple (an attack at bare hands); the target answers."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = GrappleForm(request.POST, targets=encounter.combatants.all(), prefix="grapple")
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
-    error = _act(
+        return action_response(request, campaign, form_errors(form))
+    error = service_refusal(
         lambda: combat_attacks.attack_declare(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
             turn=form.cleaned_data["turn"],
-            request=combat_attacks.AttackRequest(**form.strike()),
+            request=AttackRequest(**form.strike()),
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -514,16 +485,16 @@ def grapple(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpRespons
 def escape(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The held combatant acting now tries to free itself; its action ends."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = EscapeForm(request.POST)
     if not form.is_valid():
-        return _done(request, campaign, _errors(form))
-    error = _act(
+        return action_response(request, campaign, form_errors(form))
+    error = service_refusal(
         lambda: combat_grapples.grapple_escape(
             campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -533,13 +504,13 @@ def grapple_release(
 ) -> HttpResponse:
     """The holder lets go of the combatant it holds (its player, or the Conteur)."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
-    error = _act(
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
+    error = service_refusal(
         lambda: combat_grapples.grapple_release(
             campaign=campaign, by=request.user, encounter_id=encounter.pk, combatant_id=combatant_pk
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)
 
 
 @login_required
@@ -549,10 +520,10 @@ def grapple_stand_up(
 ) -> HttpResponse:
     """A combatant à terre gets up (on its own action; the Conteur whenever)."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    encounter = _encounter(campaign, encounter_pk)
-    error = _act(
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
+    error = service_refusal(
         lambda: combat_grapples.grapple_stand_up(
             campaign=campaign, by=request.user, encounter_id=encounter.pk, combatant_id=combatant_pk
         )
     )
-    return _done(request, campaign, error)
+    return action_response(request, campaign, error)

@@ -383,7 +383,7 @@ def test_a_forced_regeneration_costs_the_action_and_leaves_serious_wounds(
 ):
     """RULES §13: "forcing one costs an action and adds as many serious wounds as it
     regenerated"."""
-    from sessions.combat.turns import regeneration_force
+    from sessions.combat.regeneration import regeneration_force
 
     Character.objects.filter(pk=aelis.pk).update(vitality_current=10)
     fight.refresh_from_db()

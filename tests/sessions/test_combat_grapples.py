@@ -318,8 +318,8 @@ def test_the_holder_lets_go_and_a_hold_ends_when_the_holder_is_out(
 def test_a_held_combatant_neither_casts_nor_forces_a_regeneration(conteur, storyteller, fight):
     """§13: Étreinte — the target « can neither attack, move nor defend »; Reading
     (`rules.combat.held_can_act`): of its actions only freeing itself is left."""
+    from sessions.combat import regeneration as combat_regeneration
     from sessions.combat import spells as combat_spells
-    from sessions.combat import turns as combat_turns
 
     answer(conteur, storyteller, fight, grapple(conteur, storyteller, fight, "Brigand 1", "embrace", faces=(7,)))  # fmt: skip
     next_turn(conteur, storyteller, fight)  # Brigand 1 acts, held
@@ -334,7 +334,7 @@ def test_a_held_combatant_neither_casts_nor_forces_a_regeneration(conteur, story
             ),
         )
     with pytest.raises(ValidationError, match="seule une tentative pour se libérer"):
-        combat_turns.regeneration_force(
+        combat_regeneration.regeneration_force(
             campaign=conteur,
             by=storyteller,
             encounter_id=fight.pk,

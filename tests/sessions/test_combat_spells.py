@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from characters.models import Character
 from sessions.combat import fights as combat
 from sessions.combat import spells as cs
+from sessions.combat.steps import StaleTurn
 from sessions.models import Combatant, Encounter, Roll, TableEvent, Visibility
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -165,7 +166,7 @@ def test_only_the_acting_combatants_player_or_the_conteur_casts(
     theirs = as_member(campaign, other_player)
     with pytest.raises(PermissionDenied):
         cast(theirs, other_player, fight)
-    with pytest.raises(combat.StaleTurn):
+    with pytest.raises(StaleTurn):
         cast(conteur, storyteller, fight, turn=0)
     Encounter.objects.filter(pk=fight.pk).update(pending_attack={"id": "x"})
     with pytest.raises(ValidationError):

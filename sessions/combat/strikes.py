@@ -1,0 +1,47 @@
+"""What a blow is made of (§5, §8, §13): one attack roll's inputs (`Strike`), the attack a
+combatant declares and the defence its target picks. Plain values, shared by the attack's two
+steps (`attacks`) and the blow's resolution (`blows`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sessions import consequences
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One attack roll's inputs: the check (§5) and its blow (§8)."""
+
+    characteristic: str
+    skills: tuple[str, ...] = ()
+    complexity: int = 0
+    difficulty: int = 0
+    boon: int = 0
+    bane: int = 0
+    damage: int = 0  # the weapon's or the spell's base damage (the Conteur's call)
+    gauge: str = "vitality"  # physique, magique, sociale (§1)
+    characteristic_value: int | None = None  # an NPC's, given by the Conteur
+    skill_level: int | None = None
+    expertise: bool = False  # the expertise die (a grapple's « Prises »: set by the rules)
+
+
+@dataclass(frozen=True)
+class AttackRequest(Strike):
+    target: int = 0
+    nonlethal: bool = False
+    ranged: bool = False
+    hidden: bool = False
+    riposte: bool = False  # the defender's riposte after a defensive critical (§8)
+    grapple: str = ""  # Étreinte, Mise au sol, Projection (§13): `sessions.combat.grapples`
+    distance: int = 0  # a Projection's, in metres
+    heavy: bool = False  # a big or heavy target: a grapple is harder
+
+
+@dataclass(frozen=True)
+class DefenceRequest:
+    defence: str
+    complexity: int = 0
+    skill_level: int | None = None  # an NPC's level in the defence's skill
+    critical: str = consequences.TABLE  # how the target pays a critical it suffers
+    reply: Strike | None = None  # the reactive confrontation's attack
