@@ -147,26 +147,7 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     # The roll form's injuries and the Moral panel's, read once for both.
     wounds = open_injuries_in(campaign.pk, {c.pk for c in characters} | {c.pk for c in group})
     injuries = selectors.hindering_injuries(characters, wounds)
-    if "idempotency_key" in request.GET:
-        # "Calculer les chances" without JavaScript: the form comes back with its odds.
-        form = _roll_form(request, campaign, characters, data=request.GET, injuries=injuries)
-        odds_form = form
-    else:
-        initial = {"character": _int(request.GET.get("character"))}
-        if request.GET.get("skill"):
-            initial["skills"] = [request.GET["skill"]]
-        if request.GET.get("characteristic"):
-            initial["characteristic"] = request.GET["characteristic"]
-        if initial["character"] is None and characters and not is_storyteller(campaign):
-            initial["character"] = characters[0].pk
-        form = _roll_form(request, campaign, characters, initial=initial, injuries=injuries)
-        odds_form = _roll_form(
-            request,
-            campaign,
-            characters,
-            data={**form.initial, **_form_defaults(form)},
-            injuries=injuries,
-        )
+    form, odds_form = _page_roll_forms(request, campaign, characters, injuries)
     decorate(events, campaign)
     context = {
         "campaign": campaign,
@@ -192,6 +173,27 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     if request.htmx and before is not None:
         template += "#older"
     return render(request, template, context)
+
+
+def _page_roll_forms(
+    request, campaign: Campaign, characters, injuries
+) -> tuple[RollForm, RollForm]:
+    """The page's roll form and the form its odds are computed for: the same one when the page
+    comes back from « Calculer les chances » without JavaScript, else the form prefilled from
+    the query (a sheet's link) and its defaults."""
+    if "idempotency_key" in request.GET:
+        form = _roll_form(request, campaign, characters, data=request.GET, injuries=injuries)
+        return form, form
+    initial = {"character": _int(request.GET.get("character"))}
+    if request.GET.get("skill"):
+        initial["skills"] = [request.GET["skill"]]
+    if request.GET.get("characteristic"):
+        initial["characteristic"] = request.GET["characteristic"]
+    if initial["character"] is None and characters and not is_storyteller(campaign):
+        initial["character"] = characters[0].pk
+    form = _roll_form(request, campaign, characters, initial=initial, injuries=injuries)
+    defaults = {**form.initial, **_form_defaults(form)}
+    return form, _roll_form(request, campaign, characters, data=defaults, injuries=injuries)
 
 
 def _newest_own_roll(events: list[TableEvent], user) -> TableEvent | None:
@@ -303,6 +305,7 @@ def _spent_morale(roll) -> bool:
 
 @table_login_required
 @require_GET
+@vary_on_headers("HX-Request")
 def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """New log rows after the cursor `?after=<id>` (newest first, the oldest POLL_LIMIT of them),
     or 204. `X-Table-Cursor` carries the newest id sent; `morale-changed` and `combat-changed`
