@@ -76,8 +76,6 @@ MIDDLEWARE = [
     "common.request_line.RequestLineLimitMiddleware",
     "altherion.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A stamped idle poll of the table answered from the cache alone, before the session.
-    "altherion.idle_poll.IdlePollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import connection
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from campaigns.models import Arc, Campaign, Membership, Role
+from campaigns.models import Arc, Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
 from characters.selectors import skills_aggregate, with_skills_from
-from common.precompiled import Precompiled
 from rules import morale as rules_morale
 from rules import states as rules_states
 from sessions.injuries import injury_effect, injury_label, open_injuries
@@ -40,153 +38,6 @@ def _player_visible_q(user, prefix: str = "") -> Q:
     return Q(visibility=Visibility.PUBLIC) | Q(visibility=Visibility.STORYTELLER, **{actor: user})
 
 
-@dataclass(frozen=True)
-class RollFacts:
-    """What a row's cache key and the Conteur's controls read of its roll."""
-
-    outcome: str
-    zone: bool
-    character_id: int | None
-    consequences: list[str]
-
-
-@dataclass(frozen=True)
-class NewEntry:
-    """A log entry newer than the poll's cursor, as its one statement reads it: enough to name
-    the row's cached rendering and the panels it refreshes, without loading the event."""
-
-    id: int
-    kind: str
-    character_version: int | None
-    roll: RollFacts | None
-    actor_id: int | None = None
-
-
-@dataclass(frozen=True)
-class PollNews:
-    role: str
-    entries: list[NewEntry]  # oldest first, at most POLL_LIMIT
-
-    @property
-    def storyteller(self) -> bool:
-        return self.role == Role.STORYTELLER
-
-
-def _poll_sql(filtered: bool) -> str:
-    """The poll's statement: the user's membership, left-joined to the entries after the cursor
-    that this member may see — `visible_q`'s rule, written out: the Conteur sees everything, a
-    player the public entries and the secret ones they made — with each one's character version
-    and roll. No row at all: not a member; one row without an entry: nothing new."""
-    membership, event = Membership._meta.db_table, TableEvent._meta.db_table
-    character, roll = Character._meta.db_table, Roll._meta.db_table
-    return (
-        f"SELECT m.role, e.id, e.kind, ch.version, e.roll_id, r.outcome, r.zone,"
-        f" r.character_id, r.consequences"
-        f" FROM {membership} m"
-        f" LEFT JOIN {event} e ON e.campaign_id = m.campaign_id AND e.id > %s"
-        f" AND (m.role = %s OR e.visibility = %s OR (e.visibility = %s AND e.actor_id = m.user_id))"
-        f"{' AND e.character_id = %s' if filtered else ''}"
-        f" LEFT JOIN {character} ch ON ch.id = e.character_id"
-        f" LEFT JOIN {roll} r ON r.id = e.roll_id"
-        f" WHERE m.campaign_id = %s AND m.user_id = %s"
-        f" ORDER BY e.id LIMIT %s"
-    )
-
-
-_POLL_SQL = {filtered: _poll_sql(filtered) for filtered in (False, True)}
-_CONSEQUENCES = Roll._meta.get_field("consequences")
-
-
-def poll_news(
-    *, user, campaign_id: int, after: int, character_id: int | None = None
-) -> PollNews | None:
-    """The poll's one statement (raw SQL: the ORM takes longer to compile this query than the
-    database to run it, and a page asks every second or two): the member's role and the entries
-    newer than `after` they may see (of one character with `character_id`), or None for anyone
-    who is not a member of the campaign."""
-    params = [after, Role.STORYTELLER, Visibility.PUBLIC, Visibility.STORYTELLER]
-    if character_id is not None:
-        params.append(character_id)
-    params += [campaign_id, user.pk, POLL_LIMIT]
-    with connection.cursor() as cursor:
-        cursor.execute(_POLL_SQL[character_id is not None], params)
-        found = cursor.fetchall()
-    if not found:
-        return None
-    return PollNews(role=found[0][0], entries=[_entry(row) for row in found if row[1] is not None])
-
-
-def _entry(row, actor_id: int | None = None) -> NewEntry:
-    _, pk, kind, version, roll_id, outcome, zone, roll_character, consequences = row
-    roll = None
-    if roll_id is not None:
-        consequences = _CONSEQUENCES.from_db_value(consequences, None, connection)
-        roll = RollFacts(outcome, bool(zone), roll_character, consequences or [])
-    return NewEntry(id=pk, kind=kind, character_version=version, roll=roll, actor_id=actor_id)
-
-
-def _log_sql(*, storyteller: bool, before: bool, filtered: bool) -> str:
-    """The page's log as `_poll_sql` reads what is new: the last LOG_PAGE entries this member
-    may see (`visible_q`'s rule, written out), with each one's character version, roll and
-    author — what names their cached rows, without loading the events."""
-    event, character, roll = (
-        TableEvent._meta.db_table,
-        Character._meta.db_table,
-        Roll._meta.db_table,
-    )
-    return (
-        f"SELECT e.actor_id, e.id, e.kind, ch.version, e.roll_id, r.outcome, r.zone,"
-        f" r.character_id, r.consequences"
-        f" FROM {event} e"
-        f" LEFT JOIN {character} ch ON ch.id = e.character_id"
-        f" LEFT JOIN {roll} r ON r.id = e.roll_id"
-        f" WHERE e.campaign_id = %s"
-        f"{'' if storyteller else ' AND (e.visibility = %s OR (e.visibility = %s AND e.actor_id = %s))'}"
-        f"{' AND e.id < %s' if before else ''}"
-        f"{' AND e.character_id = %s' if filtered else ''}"
-        f" ORDER BY e.id DESC LIMIT %s"
-    )
-
-
-_LOG_SQL = {
-    (storyteller, before, filtered): _log_sql(
-        storyteller=storyteller, before=before, filtered=filtered
-    )
-    for storyteller in (False, True)
-    for before in (False, True)
-    for filtered in (False, True)
-}
-
-
-def log_entries(
-    *, campaign: Campaign, user, before: int | None = None, character_id: int | None = None
-) -> list[NewEntry]:
-    """The log page's entries newest first (one statement, raw SQL as the poll's): what
-    `events_for_user` shows, named for the row cache; the events themselves are loaded only
-    for rows not rendered yet (`events_by_ids`)."""
-    storyteller = is_storyteller(campaign)
-    params: list = [campaign.pk]
-    if not storyteller:
-        params += [Visibility.PUBLIC, Visibility.STORYTELLER, user.pk]
-    if before is not None:
-        params.append(before)
-    if character_id is not None:
-        params.append(character_id)
-    params.append(LOG_PAGE)
-    sql = _LOG_SQL[(storyteller, before is not None, character_id is not None)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [_entry(row, actor_id=row[0]) for row in cursor.fetchall()]
-
-
-def events_by_ids(ids) -> list[TableEvent]:
-    """These log entries with what their rows show, newest first (one query)."""
-    events = TableEvent.objects.filter(id__in=list(ids)).select_related(
-        "roll", "actor", "character"
-    )
-    return list(events.order_by("-id"))
-
-
 def events_for_user(
     *,
     campaign: Campaign,
@@ -201,21 +52,16 @@ def events_for_user(
     events = TableEvent.objects.filter(campaign=campaign).filter(
         visible_q(campaign=campaign, user=user)
     )
-    if after is not None:
-        events = events.filter(id__gt=after)
     if before is not None:
         events = events.filter(id__lt=before)
     if character_id is not None:
         events = events.filter(character_id=character_id)
     if after is not None:
-        # The poll: a page open for hours asks every second or two, and almost always nothing
-        # is new. One narrow query on the (campaign, id) index answers that; the rows are read
-        # only when there are some. The oldest new ones come first, so a long absence is
-        # caught up in order, `limit` at a time.
-        ids = list(events.order_by("id").values_list("id", flat=True)[:limit])
-        if not ids:
-            return []
-        events = TableEvent.objects.filter(id__in=ids)
+        # The poll: the oldest new ones first, so a long absence is caught up in order, `limit`
+        # at a time; the (campaign, id) index answers "nothing new" without reading a row.
+        events = events.filter(id__gt=after).order_by("id")
+        events = events.select_related("roll", "actor", "character")
+        return list(reversed(events[:limit]))
     events = events.select_related("roll", "actor", "character").order_by("-id")
     return list(events[:limit])
 
@@ -275,18 +121,10 @@ class MoralePanel:
         return range(self.room)
 
 
-_POOL = Precompiled(
-    lambda campaign_id: MoralePool.objects.filter(campaign_id=campaign_id).order_by("pk")[:1], -1
-)
-
-
 def _pool_of(campaign: Campaign) -> MoralePool:
     """The campaign's Moral row, or a new one not saved yet (the table not used yet)."""
-    found = _POOL.objects(campaign.pk)
-    return found[0] if found else MoralePool(campaign=campaign)
-
-
-_PENDING = Precompiled(lambda campaign_id: pending_fortune_requests(campaign=campaign_id), -1)
+    pool = MoralePool.objects.filter(campaign=campaign).order_by("pk").first()
+    return pool or MoralePool(campaign=campaign)
 
 
 def morale_panel(
@@ -333,7 +171,7 @@ def morale_panel(
             points=event.payload["fortune_request"],
             reason=event.payload.get("reason", ""),
         )
-        for event in _PENDING.objects(campaign.pk)
+        for event in pending_fortune_requests(campaign=campaign)
     ]
     return MoralePanel(
         hope=morale.hope,
@@ -396,26 +234,13 @@ def _with_skills(characters: QuerySet[Character]) -> QuerySet[Character]:
     return characters.annotate(skill_rows=skills_aggregate()).order_by("name", "pk")
 
 
-# Compiled once (common/precompiled.py): the table page asks for them on every load.
-_ALL_ROLLERS = Precompiled(
-    lambda campaign_id: _with_skills(Character.objects.filter(campaign_id=campaign_id)), -1
-)
-_OWN_ROLLERS = Precompiled(
-    lambda campaign_id, owner_id: _with_skills(
-        Character.objects.filter(campaign_id=campaign_id, owner_id=owner_id)
-    ),
-    -1,
-    -2,
-)
-
-
 def characters_for_roller(*, campaign: Campaign, user) -> list[Character]:
     """The characters this member may roll for, with their skills (one query): the Conteur's
     are all of them, a player's are its own."""
-    if is_storyteller(campaign):
-        characters = _ALL_ROLLERS.objects(campaign.pk)
-    else:
-        characters = _OWN_ROLLERS.objects(campaign.pk, user.pk)
+    characters = Character.objects.filter(campaign=campaign)
+    if not is_storyteller(campaign):
+        characters = characters.filter(owner=user)
+    characters = list(_with_skills(characters))
     for character in characters:
         with_skills_from(character, character.skill_rows)
     return characters

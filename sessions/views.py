@@ -29,7 +29,7 @@ from campaigns.policy import (
 from common.htmx import HtmxHttpRequest
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import fortune, poll_stamp, row_cache, selectors, services
+from sessions import fortune, selectors, services
 from sessions.checks import check_prepare
 from sessions.combat import selectors as combat_selectors
 from sessions.consequences import consequences_available
@@ -140,34 +140,15 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     characters = selectors.characters_for_roller(campaign=campaign, user=request.user)
     character_filter = _int(request.GET.get("filter"))
     before = _int(request.GET.get("before"))
-    entries = selectors.log_entries(
+    events = selectors.events_for_user(
         campaign=campaign, user=request.user, before=before, character_id=character_filter
     )
     group = group_of(campaign.pk)
     # The roll form's injuries and the Moral panel's, read once for both.
     wounds = open_injuries_in(campaign.pk, {c.pk for c in characters} | {c.pk for c in group})
     injuries = selectors.hindering_injuries(characters, wounds)
-    if "idempotency_key" in request.GET:
-        # "Calculer les chances" without JavaScript: the form comes back with its odds.
-        form = _roll_form(request, campaign, characters, data=request.GET, injuries=injuries)
-        odds_form = form
-    else:
-        initial = {"character": _int(request.GET.get("character"))}
-        if request.GET.get("skill"):
-            initial["skills"] = [request.GET["skill"]]
-        if request.GET.get("characteristic"):
-            initial["characteristic"] = request.GET["characteristic"]
-        if initial["character"] is None and characters and not is_storyteller(campaign):
-            initial["character"] = characters[0].pk
-        form = _roll_form(request, campaign, characters, initial=initial, injuries=injuries)
-        odds_form = _roll_form(
-            request,
-            campaign,
-            characters,
-            data={**form.initial, **_form_defaults(form)},
-            injuries=injuries,
-        )
-    rows, loaded = _log_rows(request, entries, campaign, group)
+    form, odds_form = _page_roll_forms(request, campaign, characters, injuries)
+    decorate(events, campaign)
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
@@ -176,16 +157,15 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
         "form": form,
         "characters": characters,
         "group": group,
-        "events": entries,
-        "rows": rows,
-        "cursor": entries[0].id if entries and before is None else 0,
+        "events": events,
+        "cursor": events[0].pk if events and before is None else 0,
         "before": before,
-        "older": entries[-1].id if len(entries) == selectors.LOG_PAGE else None,
+        "older": events[-1].pk if len(events) == selectors.LOG_PAGE else None,
         "character_filter": character_filter,
         "panel": selectors.morale_panel(
             campaign=campaign, user=request.user, group=group, wounds=wounds
         ),
-        "own_event": _newest_own_roll(entries, loaded, request.user) if before is None else None,
+        "own_event": _newest_own_roll(events, request.user) if before is None else None,
         **_odds_context(odds_form, characters),
         **combat_selectors.tracker_context(campaign, request.user),
     }
@@ -195,41 +175,37 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     return render(request, template, context)
 
 
-def _log_rows(
-    request, entries: list[selectors.NewEntry], campaign: Campaign, group: list
-) -> tuple[str, dict[int, TableEvent]]:
-    """The log rows of `entries`, each rendered once per view of it (sessions/row_cache.py),
-    and the events loaded for them: none when every row is in the cache, else all (one query),
-    rendered and kept."""
-    storyteller = is_storyteller(campaign)
-    rows = row_cache.cached_rows(
-        request, list(reversed(entries)), storyteller=storyteller, group_of=lambda: group
-    )
-    if rows is not None:
-        return rows, {}
-    events = decorate(selectors.events_by_ids(e.id for e in entries), campaign)
-    rows = row_cache.rows_html(
-        request, events, campaign=campaign, storyteller=storyteller, group=group
-    )
-    return rows, {e.pk: e for e in events}
+def _page_roll_forms(
+    request, campaign: Campaign, characters, injuries
+) -> tuple[RollForm, RollForm]:
+    """The page's roll form and the form its odds are computed for: the same one when the page
+    comes back from « Calculer les chances » without JavaScript, else the form prefilled from
+    the query (a sheet's link) and its defaults."""
+    if "idempotency_key" in request.GET:
+        form = _roll_form(request, campaign, characters, data=request.GET, injuries=injuries)
+        return form, form
+    initial = {"character": _int(request.GET.get("character"))}
+    if request.GET.get("skill"):
+        initial["skills"] = [request.GET["skill"]]
+    if request.GET.get("characteristic"):
+        initial["characteristic"] = request.GET["characteristic"]
+    if initial["character"] is None and characters and not is_storyteller(campaign):
+        initial["character"] = characters[0].pk
+    form = _roll_form(request, campaign, characters, initial=initial, injuries=injuries)
+    defaults = {**form.initial, **_form_defaults(form)}
+    return form, _roll_form(request, campaign, characters, data=defaults, injuries=injuries)
 
 
-def _newest_own_roll(
-    entries: list[selectors.NewEntry], loaded: dict[int, TableEvent], user
-) -> TableEvent | None:
-    """The newest roll this user made among the rows shown, for the result under « Lancer »
-    (loaded if its row came from the cache)."""
-    entry = next(
+def _newest_own_roll(events: list[TableEvent], user) -> TableEvent | None:
+    """The newest roll this user made among the rows shown, for the result under « Lancer »."""
+    return next(
         (
             e
-            for e in entries
+            for e in events
             if e.kind == TableEventKind.ROLL and e.roll is not None and e.actor_id == user.pk
         ),
         None,
     )
-    if entry is None:
-        return None
-    return loaded.get(entry.id) or next(iter(selectors.events_by_ids([entry.id])), None)
 
 
 def _form_defaults(form: RollForm) -> dict:
@@ -329,69 +305,49 @@ def _spent_morale(roll) -> bool:
 
 @table_login_required
 @require_GET
+@vary_on_headers("HX-Request")
 def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """New log rows after the cursor `?after=<id>` (newest first, the oldest POLL_LIMIT of them),
     or 204. `X-Table-Cursor` carries the newest id sent; `morale-changed` and `combat-changed`
     are triggered when the Moral or the fight moved.
 
-    A page open for hours asks every second or two, and every open page asks after each roll:
-    one statement answers "a member, and what is new?" (the session and the user come from the
-    cache: one query in all), and the new rows come from the shared cache, rendered by the first
-    page of their kind to ask (sessions/row_cache.py)."""
+    A page open for hours asks every second or two and almost always nothing is new: the
+    membership (one query) and the entries after the cursor (one query on the (campaign, id)
+    index) answer that."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
     after = _int(request.GET.get("after")) or 0
-    asked = {
-        "user_id": request.user.pk,
-        "campaign_id": pk,
-        "filter_id": _int(request.GET.get("filter")),
+    events = selectors.events_for_user(
+        campaign=campaign,
+        user=request.user,
+        after=after,
+        character_id=_int(request.GET.get("filter")),
+        limit=selectors.POLL_LIMIT,
+    )
+    if not events:
+        response = HttpResponse(status=204)
+        response["X-Table-Cursor"] = str(after)
+        return response
+    decorate(events, campaign)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "events": events,
+        # The victims a critical's control offers: read only when the Conteur has one to apply.
+        "group": _group_if_needed(campaign, events),
     }
-    gen = poll_stamp.generation_for(request, pk)  # read before the statement
-    given = request.GET.get("stamp", "")
-    if gen is not None and given and poll_stamp.still_fresh(given, after=after, gen=gen, **asked):
-        return _nothing_new(after, given)
-    news = selectors.poll_news(
-        user=request.user, campaign_id=pk, after=after, character_id=asked["filter_id"]
-    )
-    if news is None:
-        raise Http404("Campagne introuvable.")
-    if not news.entries:
-        stamp = "" if gen is None else poll_stamp.stamp(after=after, gen=gen, **asked)
-        return _nothing_new(after, stamp)
-    rows = row_cache.cached_rows(
-        request,
-        news.entries,
-        storyteller=news.storyteller,
-        group_of=lambda: list(selectors.player_characters(pk).only("pk", "name")),
-    )
-    if rows is None:
-        rows = _render_new_rows(request, pk, news)
-    response = HttpResponse(rows)
-    cursor = news.entries[-1].id
-    response["X-Table-Cursor"] = str(cursor)
-    if gen is not None and len(news.entries) < selectors.POLL_LIMIT:  # else more to fetch
-        response["X-Table-Stamp"] = poll_stamp.stamp(after=cursor, gen=gen, **asked)
-    if selectors.has_morale_event(news.entries):
+    response = render(request, "sessions/page.html#log-rows", context)
+    response["X-Table-Cursor"] = str(events[0].pk)
+    if selectors.has_morale_event(events):
         response = trigger_client_event(response, MORALE_CHANGED)
-    if combat_selectors.has_combat_event(news.entries):
+    if combat_selectors.has_combat_event(events):
         response = trigger_client_event(response, combat_selectors.COMBAT_CHANGED)
     return response
 
 
-def _nothing_new(after: int, stamp: str) -> HttpResponse:
-    response = HttpResponse(status=204)
-    response["X-Table-Cursor"] = str(after)
-    if stamp:
-        response["X-Table-Stamp"] = stamp
-    return response
-
-
-def _render_new_rows(request, pk: int, news: selectors.PollNews) -> str:
-    """The poll's rows when one is not in the cache yet: loaded, rendered and kept."""
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
-    events = decorate(selectors.events_by_ids(e.id for e in news.entries), campaign)
-    group = list(selectors.player_characters(campaign)) if any(e.available for e in events) else []
-    return row_cache.rows_html(
-        request, events, campaign=campaign, storyteller=is_storyteller(campaign), group=group
-    )
+def _group_if_needed(campaign: Campaign, events: list[TableEvent]) -> list:
+    if any(event.available for event in events):
+        return list(selectors.player_characters(campaign))
+    return []
 
 
 @table_login_required

@@ -2,17 +2,12 @@
 short sentence a screen reader hears for a row of the log."""
 
 from django import template
-from django.template.defaulttags import CsrfTokenNode
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from common.html_text import escape
 from rules import french, reference
-from sessions.checks import characteristic_label as _characteristic_label
-from sessions.checks import skill_label as _skill_label
+from sessions import checks
 from sessions.forms import fresh_key
-from sessions.member_rows import member_rows as _member_rows
 
 register = template.Library()
 
@@ -26,22 +21,17 @@ def percent(value: float) -> str:
 
 @register.filter
 def characteristic_label(key: str) -> str:
-    return _characteristic_label(key)
+    return checks.characteristic_label(key)
 
 
 @register.filter
 def skill_labels(keys) -> str:
-    return " / ".join(_skill_label(k) for k in keys or [])
+    return " / ".join(checks.skill_label(k) for k in keys or [])
 
 
 @register.filter
 def modifier_label(source: str) -> str:
     return MODIFIER_LABELS.get(source, reference.LABELS.get(source, source))
-
-
-@register.filter
-def split(value: str) -> list[str]:
-    return value.split()
 
 
 @register.filter
@@ -51,39 +41,10 @@ def pairs(value: str) -> list[tuple[str, str]]:
 
 
 @register.filter
-def field(form, name: str):
-    return form[name] if name in form.fields else None
-
-
-@register.simple_tag
-def fields(form, names: str) -> str:
-    """The fields of `form` named in `names` that it has, each in its wrapper: the HTML of
-    `sessions/_field.html`, written here rather than included once per field (issue 15)."""
-    return mark_safe("".join(field_html(form[n]) for n in names.split() if n in form.fields))  # noqa: S308
-
-
-def field_html(bound) -> str:
-    """`{% include "sessions/_field.html" %}` of one bound field (tests/sessions/test_fields_tag.py)."""
-    errors = bound.errors
-    checkbox = getattr(bound.field.widget, "input_type", None) == "checkbox"
-    help_text = ""
-    if bound.help_text:
-        help_text = (
-            f'<small class="help" id="{escape(bound.auto_id)}_helptext">'
-            f"{escape(bound.help_text)}</small>"
-        )
-    shown_errors = ""
-    if errors:
-        paragraphs = "".join(f"<p>{escape(e)}</p>" for e in errors)
-        shown_errors = f'<div class="error" id="{escape(bound.auto_id)}_error">{paragraphs}</div>'
-    return (
-        f'<div class="field{" has-error" if errors else ""}{" checkbox" if checkbox else ""}">\n'
-        f'  <label for="{escape(bound.id_for_label)}">{escape(bound.label)}</label>\n'
-        f"  {bound}\n"
-        f"  {help_text}\n"
-        f"  {shown_errors}\n"
-        f"</div>\n"
-    )
+def fields_named(form, names: str) -> list:
+    """The bound fields of `form` named in `names` (space-separated) that it has, in that order:
+    the roll form draws each with `sessions/_field.html`."""
+    return [form[name] for name in names.split() if name in form.fields]
 
 
 @register.filter
@@ -137,15 +98,3 @@ def pool_text(panel) -> str:
 def fresh_idempotency_key() -> str:
     """A fresh idempotency key for a form the page renders (one per write wanted)."""
     return fresh_key()
-
-
-@register.simple_tag(takes_context=True)
-def member_rows(context, panel) -> str:
-    """The Moral panel's `<li>` of each member, written by sessions/member_rows.py."""
-    return _member_rows(
-        panel.members,
-        storyteller=bool(context.get("is_storyteller")),
-        campaign_pk=context["campaign"].pk,
-        csrf=CsrfTokenNode().render(context),
-        fortune_form=context.get("fortune_form"),
-    )

@@ -29,14 +29,9 @@
     return ids;
   }
 
-  // Each poll asks for what is newer than the newest row this page has seen, with the stamp
-  // of the last answer: while nothing moved at the table, the server answers from it alone.
+  // Each poll asks for what is newer than the newest row this page has seen.
   document.body.addEventListener("htmx:configRequest", function (evt) {
-    if (evt.detail.elt === poller()) {
-      evt.detail.parameters.after = String(cursor());
-      var stamp = poller().dataset.stamp;
-      if (stamp) { evt.detail.parameters.stamp = stamp; }
-    }
+    if (evt.detail.elt === poller()) { evt.detail.parameters.after = String(cursor()); }
   });
 
   // A page left open in a background tab stops polling, and catches up when shown again.
@@ -398,12 +393,7 @@
   document.body.addEventListener("htmx:afterRequest", function (evt) {
     var xhr = evt.detail.xhr;
     if (evt.detail.elt === poller() && xhr) {
-      var before = cursor();
       advance(xhr.getResponseHeader("X-Table-Cursor"));
-      // The stamp answers for the cursor it came with: kept only if that is the page's cursor.
-      var stamp = xhr.getResponseHeader("X-Table-Stamp") || "";
-      var fits = String(cursor()) === (xhr.getResponseHeader("X-Table-Cursor") || String(before));
-      poller().dataset.stamp = stamp && fits ? stamp : "";
       return;
     }
     // The form's own event: a form replaced by its errors hears it through its parent, whose
