@@ -10,7 +10,6 @@ class SessionsConfig(AppConfig):
     verbose_name = _("Séances et table")
 
     def ready(self) -> None:
-        from sessions import injury_rest, poll_stamp  # the registry is ready: models may load
+        from sessions import injury_rest  # the registry is ready: models may load
 
         injury_rest.register()
-        poll_stamp.register()
