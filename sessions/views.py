@@ -8,9 +8,6 @@ the page loop and the poll), the poll returns new rows or 204, and the Moral pan
 
 from __future__ import annotations
 
-from functools import wraps
-
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -45,27 +42,7 @@ from sessions.forms import (
 from sessions.injuries import open_injuries_in, roller_injuries
 from sessions.models import PlaySession, TableEvent, TableEventKind
 from sessions.morale import group_of
-
-MORALE_CHANGED = "morale-changed"
-POLL_NOW = "table-poll"
-
-
-def table_login_required(view):
-    """`login_required`, except that an HTMX request of a signed-out page (a session that
-    expired while the table was open for hours) sends the whole page to the login form instead
-    of swapping the login page into the log."""
-    protected = login_required(view)
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated and getattr(request, "htmx", False):
-            page = reverse("sessions:table", args=[kwargs["pk"]])
-            response = HttpResponse(status=204)
-            response["HX-Redirect"] = f"{reverse(settings.LOGIN_URL)}?next={page}"
-            return response
-        return protected(request, *args, **kwargs)
-
-    return wrapper
+from sessions.table_access import MORALE_CHANGED, POLL_NOW, table_login_required
 
 
 def _int(value) -> int | None:

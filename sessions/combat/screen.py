@@ -30,7 +30,7 @@ from rules.gauges import Gauge
 from sessions import selectors
 from sessions.combat.harm import npc_gauges
 from sessions.models import Combatant, CombatantStatus, Encounter, EncounterStatus, TableEvent
-from sessions.views import table_login_required
+from sessions.table_access import table_login_required
 
 # --- the selector ------------------------------------------------------------------------------
 

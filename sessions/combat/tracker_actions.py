@@ -13,7 +13,7 @@ from django_htmx.http import trigger_client_event
 from campaigns.models import Campaign
 from common.htmx import HtmxHttpRequest
 from sessions.combat import selectors as cs
-from sessions.views import POLL_NOW
+from sessions.table_access import POLL_NOW
 
 BACK_TO = {"table": "sessions:table", "combat": "sessions:combat"}
 

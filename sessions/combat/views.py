@@ -54,7 +54,7 @@ from sessions.combat.tracker_actions import (
 )
 from sessions.models import Combatant, PlaySession, StatBlock
 from sessions.morale import player_characters
-from sessions.views import table_login_required
+from sessions.table_access import table_login_required
 
 # --- the tracker and the management page -----------------------------------------------------
 
