@@ -19,17 +19,15 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns import member_cache
 from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
-from common import shared_fields, user_prefetch
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import api_filters, fortune, roller_cache, selectors, services
+from sessions import api_filters, fortune, selectors, services
 from sessions import serializers as s
 from sessions.checks import check_prepare
 from sessions.injuries import roller_injuries
@@ -68,14 +66,6 @@ class TableView(generics.GenericAPIView):
     api_tag = TAG
     input_serializer_class = None
     output_serializer_class = s.RollOut
-
-    # What the view's user is read with (common/user_prefetch.py): its member's campaign.
-    prefetched = staticmethod(member_cache.keys)
-
-    @classmethod
-    def as_view(cls, **initkwargs):
-        """The view, the keys `prefetched` names read with its user."""
-        return user_prefetch.fetching(cls.prefetched)(super().as_view(**initkwargs))
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -116,14 +106,6 @@ class RollList(TableView, generics.ListAPIView):
     pagination_class = RollCursor
     validates_query = True
 
-    @staticmethod
-    def prefetched(user_id: int, campaign_id: int, *, request, **_view_kwargs) -> list[str]:
-        """The member's campaign and, for a roll, its roller's sheet (sessions/roller_cache.py)."""
-        keys = member_cache.keys(user_id, campaign_id)
-        if request.method == "POST":
-            keys += roller_cache.keys(campaign_id, request.body)
-        return keys
-
     @extend_schema(
         parameters=[
             OpenApiParameter("character", ROW_ID_PARAMETER, description="Un personnage."),
@@ -154,7 +136,9 @@ class RollList(TableView, generics.ListAPIView):
         },
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        data = shared_fields.validated(s.RollIn, request.data)
+        serializer = s.RollIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
         play_session = None
         if data.get("play_session"):
