@@ -9,6 +9,7 @@ pages (`sessions.services`, `sessions.selectors`), and errors become JSON in
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from dataclasses import asdict
 
@@ -160,16 +161,51 @@ class RollList(TableView, generics.ListAPIView):
         return Response(s.roll_out(roll), status=201 if roll.created else 200)
 
 
+ROLL_IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    {"type": "string"},
+    OpenApiParameter.HEADER,
+    description="L'ETag du jet déjà lu : 304 sans corps si rien n'a changé depuis.",
+)
+
+
+def roll_etag(roll: Roll) -> str:
+    """The ETag of a roll's answer, from what can change in it: its consequences (appended, never
+    rewritten), its character's version (a rename moves it) and its roller's name."""
+    character_version = roll.character.version if roll.character_id else 0
+    roller = roll.rolled_by.get_username() if roll.rolled_by_id else ""
+    shown = f"{len(roll.consequences)}.{character_version}.{roller}"
+    return f'"{roll.pk}.{hashlib.sha256(shown.encode()).hexdigest()[:16]}"'
+
+
+def etag_matches(request: Request, etag: str) -> bool:
+    """Whether the client's `If-None-Match` names `etag` (a weak comparison, as for a GET)."""
+    sent = request.headers.get("If-None-Match", "")
+    tags = {tag.strip().removeprefix("W/") for tag in sent.split(",")}
+    return "*" in tags or etag in tags
+
+
 class RollDetail(TableView):
-    """One roll with its full breakdown (if you may see it)."""
+    """One roll with its full breakdown (if you may see it), its `ETag` in the header: sent back
+    in `If-None-Match`, it is a 304 without a body while the roll has not changed."""
 
     queryset = Roll.objects.none()
 
+    @extend_schema(
+        parameters=[ROLL_IF_NONE_MATCH],
+        responses={
+            200: s.RollOut,
+            304: OpenApiResponse(description="Le jet n'a pas changé depuis l'ETag envoyé."),
+        },
+    )
     def get(self, request: Request, campaign_id: int, pk: int) -> Response:
         roll = selectors.roll_get_for_user(campaign=self.campaign, user=request.user, pk=pk)
         if roll is None:
             raise Http404
-        return Response(s.roll_out(roll))
+        etag = roll_etag(roll)
+        if etag_matches(request, etag):
+            return Response(status=304, headers={"ETag": etag})
+        return Response(s.roll_out(roll), headers={"ETag": etag})
 
 
 class RollConsequence(TableView):
