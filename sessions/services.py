@@ -3,10 +3,9 @@
 
 Every write here is a keyword-only `@transaction.atomic` service (`roll_create` opens its
 transaction itself, to answer a duplicate once it is rolled back). Each one locks the campaign's
-`MoralePool` row before it writes (first of all, but for a roll that pays nothing): that one lock
-serialises every change of the table (payments, Moral moves, consequences) and keeps the log's
-event ids in commit order, so a poller reading
-`?after=<id>` can never skip an event committed late. Sheets are then locked and written through
+`MoralePool` row first of all (`select_for_update`): that one lock serialises every change of
+the table (payments, Moral moves, consequences) and keeps the log's event ids in commit order,
+so a poller reading `?after=<id>` can never skip an event committed late. Sheets are then locked and written through
 `characters.services.character_update` (version bump and history, as every sheet edit).
 
 The steps these services call compute and refuse without writing: `sessions.checks` (the check
