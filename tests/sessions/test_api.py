@@ -3,8 +3,11 @@
 import pytest
 from django.db.models import F
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from campaigns import services as campaign_services
+from campaigns.models import Membership
 from characters.models import Character
 from rules.check import Check
 from rules.odds import check_odds
@@ -259,3 +262,15 @@ def test_a_secret_roll_s_etag_gives_other_players_a_404(player, other_player, ca
     etag = api(player).get(detail)["ETag"]
     assert api(other_player).get(detail, HTTP_IF_NONE_MATCH=etag).status_code == 404
     assert api(other_player).get(detail, HTTP_IF_NONE_MATCH="*").status_code == 404
+
+
+def test_a_member_removed_is_a_404_at_the_next_call(player, campaign, aelis):
+    client = APIClient(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=player).key}")
+    log = url("log", campaign)
+    assert client.get(log).status_code == 200
+    campaign_services.membership_remove(
+        membership=Membership.objects.get(campaign=campaign, user=player)
+    )
+    assert client.get(log).status_code == 404
+    body = {"character": aelis.pk, "characteristic": "strength"}
+    assert client.post(url("roll-list", campaign), body, format="json").status_code == 404
