@@ -43,11 +43,13 @@ SMALL_MAX = 1000  # chapters, acts, costs: far above any real table, far below t
 DAY_MAX = 10_000_000
 
 
-def _name(**kwargs):
+def name_field(**kwargs):
+    """A name's text field (a name column's length at most), shared by every app's serializers."""
     return TextField(max_length=NAME_LENGTH, **kwargs)
 
 
-def _text(**kwargs):
+def text_field(**kwargs):
+    """A free text's field (may be blank, a text column's length at most)."""
     return TextField(max_length=TEXT_LENGTH, allow_blank=True, **kwargs)
 
 
@@ -95,7 +97,7 @@ class RowIdField(serializers.PrimaryKeyRelatedField):
         return super().to_internal_value(data)
 
 
-def _scoped_to_campaign(serializer: serializers.Serializer, *field_names: str) -> None:
+def scope_to_campaign(serializer: serializers.Serializer, *field_names: str) -> None:
     """Restrict related-id fields to rows of the campaign in the serializer's context."""
     campaign = serializer.context.get("campaign")
     for name in field_names:
@@ -111,8 +113,8 @@ def _scoped_to_campaign(serializer: serializers.Serializer, *field_names: str) -
 
 
 class CampaignIn(serializers.Serializer):
-    name = _name()
-    description = _text(required=False)
+    name = name_field()
+    description = text_field(required=False)
     creation_budget = serializers.IntegerField(min_value=1, max_value=BUDGET_MAX, required=False)
     tier = CampaignTierField(required=False)
     in_game_day = serializers.IntegerField(min_value=1, max_value=DAY_MAX, required=False)
@@ -217,8 +219,8 @@ class InvitationAcceptIn(serializers.Serializer):
 
 
 class ArcIn(serializers.Serializer):
-    title = _name()
-    summary = _text(required=False)
+    title = name_field()
+    summary = text_field(required=False)
     chapter = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False)
     act = serializers.IntegerField(min_value=1, max_value=SMALL_MAX, required=False)
     closes = serializers.ChoiceField(choices=ArcCloses.choices, required=False, allow_blank=True)
@@ -308,13 +310,13 @@ class ModifiersField(serializers.DictField):
 
 
 class SpeciesIn(serializers.Serializer):
-    name = _name()
-    description = _text(required=False)
+    name = name_field()
+    description = text_field(required=False)
     favourite_characteristics = CharacteristicNamesField(required=False)
     modifiers = ModifiersField(
         required=False, help_text=_("Caractéristique → bonus (ou malus), de −3 à +3.")
     )
-    innate_abilities = _text(required=False)
+    innate_abilities = text_field(required=False)
 
 
 class SpeciesOut(serializers.ModelSerializer):
@@ -335,10 +337,10 @@ class SpeciesOut(serializers.ModelSerializer):
 
 
 class CharacterClassIn(serializers.Serializer):
-    name = _name()
-    description = _text(required=False)
+    name = name_field()
+    description = text_field(required=False)
     tier = ClassTierField(required=False)
-    prerequisites = _text(required=False)
+    prerequisites = text_field(required=False)
 
 
 class BranchRef(serializers.ModelSerializer):
@@ -359,13 +361,13 @@ class CharacterClassOut(serializers.ModelSerializer):
 
 
 class BranchIn(serializers.Serializer):
-    name = _name()
-    description = _text(required=False)
+    name = name_field()
+    description = text_field(required=False)
     character_class = RowIdField(queryset=CharacterClass.objects.none())
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _scoped_to_campaign(self, "character_class")
+        scope_to_campaign(self, "character_class")
 
 
 class BranchOut(serializers.ModelSerializer):
@@ -378,8 +380,8 @@ class BranchOut(serializers.ModelSerializer):
 
 
 class AbilityIn(serializers.Serializer):
-    name = _name()
-    description = _text(required=False)
+    name = name_field()
+    description = text_field(required=False)
     character_class = RowIdField(
         queryset=CharacterClass.objects.none(),
         allow_null=True,
@@ -388,11 +390,11 @@ class AbilityIn(serializers.Serializer):
     )
     tier = AbilityTierField(required=False)
     cost = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, required=False)
-    prerequisites = _text(required=False)
+    prerequisites = text_field(required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _scoped_to_campaign(self, "character_class")
+        scope_to_campaign(self, "character_class")
 
 
 class AbilityOut(serializers.ModelSerializer):
@@ -417,8 +419,8 @@ class AbilityOut(serializers.ModelSerializer):
 
 
 class AssetIn(serializers.Serializer):
-    name = _name()
-    description = _text(required=False)
+    name = name_field()
+    description = text_field(required=False)
     cost = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, required=False)
 
 
@@ -430,8 +432,8 @@ class AssetOut(serializers.ModelSerializer):
 
 
 class FlawIn(serializers.Serializer):
-    name = _name()
-    description = _text(required=False)
+    name = name_field()
+    description = text_field(required=False)
     value = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, required=False)
 
 

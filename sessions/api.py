@@ -9,6 +9,7 @@ pages (`sessions.services`, `sessions.selectors`), and errors become JSON in
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from dataclasses import asdict
 
@@ -19,17 +20,15 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns import member_cache
 from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
-from common import shared_fields, user_prefetch
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import api_filters, fortune, roller_cache, selectors, services
+from sessions import api_filters, fortune, selectors, services
 from sessions import serializers as s
 from sessions.checks import check_prepare
 from sessions.injuries import roller_injuries
@@ -68,14 +67,6 @@ class TableView(generics.GenericAPIView):
     api_tag = TAG
     input_serializer_class = None
     output_serializer_class = s.RollOut
-
-    # What the view's user is read with (common/user_prefetch.py): its member's campaign.
-    prefetched = staticmethod(member_cache.keys)
-
-    @classmethod
-    def as_view(cls, **initkwargs):
-        """The view, the keys `prefetched` names read with its user."""
-        return user_prefetch.fetching(cls.prefetched)(super().as_view(**initkwargs))
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -116,14 +107,6 @@ class RollList(TableView, generics.ListAPIView):
     pagination_class = RollCursor
     validates_query = True
 
-    @staticmethod
-    def prefetched(user_id: int, campaign_id: int, *, request, **_view_kwargs) -> list[str]:
-        """The member's campaign and, for a roll, its roller's sheet (sessions/roller_cache.py)."""
-        keys = member_cache.keys(user_id, campaign_id)
-        if request.method == "POST":
-            keys += roller_cache.keys(campaign_id, request.body)
-        return keys
-
     @extend_schema(
         parameters=[
             OpenApiParameter("character", ROW_ID_PARAMETER, description="Un personnage."),
@@ -154,7 +137,9 @@ class RollList(TableView, generics.ListAPIView):
         },
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        data = shared_fields.validated(s.RollIn, request.data)
+        serializer = s.RollIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
         key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
         play_session = None
         if data.get("play_session"):
@@ -176,16 +161,51 @@ class RollList(TableView, generics.ListAPIView):
         return Response(s.roll_out(roll), status=201 if roll.created else 200)
 
 
+ROLL_IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    {"type": "string"},
+    OpenApiParameter.HEADER,
+    description="L'ETag du jet déjà lu : 304 sans corps si rien n'a changé depuis.",
+)
+
+
+def roll_etag(roll: Roll) -> str:
+    """The ETag of a roll's answer, from what can change in it: its consequences (appended, never
+    rewritten), its character's version (a rename moves it) and its roller's name."""
+    character_version = roll.character.version if roll.character_id else 0
+    roller = roll.rolled_by.get_username() if roll.rolled_by_id else ""
+    shown = f"{len(roll.consequences)}.{character_version}.{roller}"
+    return f'"{roll.pk}.{hashlib.sha256(shown.encode()).hexdigest()[:16]}"'
+
+
+def etag_matches(request: Request, etag: str) -> bool:
+    """Whether the client's `If-None-Match` names `etag` (a weak comparison, as for a GET)."""
+    sent = request.headers.get("If-None-Match", "")
+    tags = {tag.strip().removeprefix("W/") for tag in sent.split(",")}
+    return "*" in tags or etag in tags
+
+
 class RollDetail(TableView):
-    """One roll with its full breakdown (if you may see it)."""
+    """One roll with its full breakdown (if you may see it), its `ETag` in the header: sent back
+    in `If-None-Match`, it is a 304 without a body while the roll has not changed."""
 
     queryset = Roll.objects.none()
 
+    @extend_schema(
+        parameters=[ROLL_IF_NONE_MATCH],
+        responses={
+            200: s.RollOut,
+            304: OpenApiResponse(description="Le jet n'a pas changé depuis l'ETag envoyé."),
+        },
+    )
     def get(self, request: Request, campaign_id: int, pk: int) -> Response:
         roll = selectors.roll_get_for_user(campaign=self.campaign, user=request.user, pk=pk)
         if roll is None:
             raise Http404
-        return Response(s.roll_out(roll))
+        etag = roll_etag(roll)
+        if etag_matches(request, etag):
+            return Response(status=304, headers={"ETag": etag})
+        return Response(s.roll_out(roll), headers={"ETag": etag})
 
 
 class RollConsequence(TableView):

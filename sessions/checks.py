@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from characters.models import Character, SpecialState
-from characters.selectors import character_skills
 from characters.services import rule_error_to_validation_error
 from rules import morale as rules_morale
 from rules import reference
@@ -242,9 +241,9 @@ def check_prepare(
         causes: tuple[Cause, ...] = ()
         condition = rules_states.Condition()
     else:
+        level = _skill_level(request, character)
         if state is not None:
             character = _with_state(character, state)
-        level = _skill_level(request, character)
         value, substituted = _rolled_characteristic(request, character)
         causes = sheet_causes(character)
         condition = condition_of(character)
@@ -269,7 +268,8 @@ def _npc_characteristic(request: RollRequest) -> int:
 
 
 def _skill_rows(character: Character) -> dict[str, Any]:
-    return {row.key: row for row in character_skills(character)}
+    """The sheet's skill rows by key (its prefetched ones when the caller prefetched them)."""
+    return {row.key: row for row in character.skills.all()}
 
 
 def _skill_level(request: RollRequest, character: Character) -> int:
@@ -351,7 +351,7 @@ def _engine_check(
 
 
 def _with_state(character: Character, state: str) -> Character:
+    """A copy of the sheet's values in another special state (its skills are read before)."""
     clone = Character(**{f.attname: getattr(character, f.attname) for f in Character._meta.fields})
     clone.special_state = state
-    clone._prefetched_objects_cache = getattr(character, "_prefetched_objects_cache", {})
     return clone

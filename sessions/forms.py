@@ -8,7 +8,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Arc, Campaign
-from characters.forms_render import RENDERER
 from rules import reference
 from sessions import checks, consequences, morale
 from sessions.checks import RollRequest
@@ -31,11 +30,7 @@ def _small(label, high=20, **kw) -> forms.IntegerField:
 
 
 class RollForm(forms.Form):
-    """A check as the player declares it (§5). `characters` are those the user may roll for.
-    Its widgets are written as the sheet's are, without a template each (the table page draws
-    the form twice)."""
-
-    default_renderer = RENDERER
+    """A check as the player declares it (§5). `characters` are those the user may roll for."""
 
     character = forms.TypedChoiceField(label=_("Personnage"), coerce=int, required=False)
     characteristic = forms.ChoiceField(

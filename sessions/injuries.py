@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from characters.models import Character
-from common.precompiled import Precompiled
 from rules import reference
 from sessions.errors import violation
 from sessions.models import Injury
@@ -55,21 +54,17 @@ def open_injuries(character_ids: Iterable[int]) -> list[Injury]:
     )
 
 
-_OPEN_IN_CAMPAIGN = Precompiled(
-    lambda campaign_id: (
-        Injury.objects.filter(character__campaign_id=campaign_id, healed_at__isnull=True)
+def open_injuries_in(campaign_id: int, character_ids: Iterable[int]) -> list[Injury]:
+    """`open_injuries(character_ids)` of characters of this campaign only (one query)."""
+    return list(
+        Injury.objects.filter(
+            character__campaign_id=campaign_id,
+            character_id__in=list(character_ids),
+            healed_at__isnull=True,
+        )
         .select_related("character")
         .order_by("created_at", "pk")
-    ),
-    -1,
-)
-
-
-def open_injuries_in(campaign_id: int, character_ids: Iterable[int]) -> list[Injury]:
-    """`open_injuries(character_ids)` of characters of this campaign, by a query compiled once
-    (common/precompiled.py): the table page reads them on every load."""
-    wanted = set(character_ids)
-    return [i for i in _OPEN_IN_CAMPAIGN.objects(campaign_id) if i.character_id in wanted]
+    )
 
 
 def roller_injuries(character: Character | None, ids: Sequence[int]) -> list[Injury]:

@@ -15,7 +15,6 @@ from django.db.models import QuerySet
 
 from campaigns.models import Campaign, Role
 from characters.models import Character, SpecialState
-from common.precompiled import Precompiled
 from rules import morale as rules_morale
 from rules import reference
 from rules import states as rules_states
@@ -85,12 +84,9 @@ def player_characters(campaign: Campaign | int) -> QuerySet[Character]:
     ).order_by("pk")
 
 
-_GROUP = Precompiled(player_characters, -1)
-
-
 def group_of(campaign_id: int) -> list[Character]:
-    """`list(player_characters(campaign_id))`, by a query compiled once (the table page's)."""
-    return _GROUP.objects(campaign_id)
+    """The group's sheets, in id order (one query)."""
+    return list(player_characters(campaign_id))
 
 
 def member_keys(characters: Iterable[Character]) -> dict[int, str]:

@@ -9,25 +9,22 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from contextlib import nullcontext
+from dataclasses import asdict
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Subquery
 
 from campaigns.models import Arc, ArcStatus, Campaign
 from campaigns.policy import ROW_ID_MAX, is_storyteller
 from characters.models import Character, SpecialState
-from characters.selectors import skills_aggregate, with_skills_from
 from characters.services import rule_error_to_validation_error
-from common.precompiled import Precompiled, insert_pair, insert_pair_locked
 from rules import morale as rules_morale
 from rules import reference
 from rules import states as rules_states
 from rules.check import RandomSource
 from rules.errors import RuleError
-from sessions import roller_cache, writes
+from sessions import writes
 from sessions.checks import PreparedCheck, RollRequest, characteristic_label, skill_label
 from sessions.errors import rule_call, violation
 from sessions.models import MoralePool, Roll, TableEvent, TableEventKind, Visibility
@@ -79,67 +76,27 @@ def key_used(*, by, key: str) -> Exists:
     return Exists(Roll.objects.filter(rolled_by=by, idempotency_key=key))
 
 
-# A roll's two locking reads, compiled once (common/precompiled.py): the table's busiest path.
-_KEY_MARKER = "\x00idempotency-key"
-_POOL_FOR_ROLL = Precompiled(
-    lambda campaign_id: (
-        MoralePool.objects.select_for_update()
-        .filter(campaign_id=campaign_id)
-        .annotate(open_arc_id=open_arc_id())
-        .order_by("pk")[:1]
-    ),
-    -1,
-)
+def pool_for_roll(campaign: Campaign) -> MoralePool:
+    """The table's lock, with the open arc a roll is stored in (made on the table's first use)."""
+    return writes.lock_pool(campaign, open_arc_id=open_arc_id())
 
 
-def _roller(rows, campaign_id, pk, by, key):
+def roller_locked(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
+    """The roller's sheet of this campaign, locked, with its skill rows and whether this user
+    already stored a roll with this key (`key_used`); None if the campaign has no such sheet."""
+    if not 0 < pk <= ROW_ID_MAX:
+        return None
     return (
-        rows.filter(pk=pk, campaign_id=campaign_id)
-        .annotate(key_used=key_used(by=by, key=key), skill_rows=skills_aggregate())
-        .order_by("pk")[:1]
+        Character.objects.select_for_update(of=("self",))
+        .filter(pk=pk, campaign=campaign)
+        .annotate(key_used=key_used(by=by, key=key))
+        .prefetch_related("skills")
+        .first()
     )
 
 
-_ROLLER_MARKERS = (-1, -2, -3, _KEY_MARKER)
-_ROLLER = Precompiled(
-    lambda *markers: _roller(Character.objects.select_for_update(of=("self",)), *markers),
-    *_ROLLER_MARKERS,
-)
-_ROLLER_UNLOCKED = Precompiled(
-    lambda *markers: _roller(Character.objects, *markers), *_ROLLER_MARKERS
-)
-_ROLLER_TO_KEEP = Precompiled(  # its key is not read: the entry serves every roll
-    lambda campaign_id, pk: (
-        Character.objects.filter(pk=pk, campaign_id=campaign_id)
-        .annotate(skill_rows=skills_aggregate())
-        .order_by("pk")[:1]
-    ),
-    -1,
-    -2,
-)
-
-
-_ARC = {"arc_id": "open_arc_id"}  # a roll stored by `roll_stored` takes the open arc
-
-
-def pool_locked(campaign: Campaign) -> MoralePool | None:
-    """`writes.lock_pool(campaign, open_arc_id=open_arc_id())` when the Moral row exists (None
-    before the table's first use: the caller creates it)."""
-    found = _POOL_FOR_ROLL.objects(campaign.pk)
-    return found[0] if found else None
-
-
-def pool_for_roll(campaign: Campaign) -> MoralePool:
-    """The table's lock, with the open arc a roll is stored in (made on the table's first use)."""
-    return pool_locked(campaign) or writes.lock_pool(campaign, open_arc_id=open_arc_id())
-
-
-def roller_exists(campaign: Campaign, pk: int) -> bool:
-    return Character.objects.filter(pk=pk, campaign=campaign).exists()
-
-
 def roll_line(*, roll: Roll, request: RollRequest, by) -> TableEvent:
-    """The roll's line in the table's log, not saved yet."""
+    """The stored roll's line in the table's log, not saved yet."""
     character = roll.character
     who = character.name if character is not None else (request.label or "PNJ")
     return writes.log_line(
@@ -149,64 +106,8 @@ def roll_line(*, roll: Roll, request: RollRequest, by) -> TableEvent:
         by=by,
         visibility=roll.visibility,
         character=character,
+        roll=roll,
     )
-
-
-def roll_stored(campaign: Campaign, roll: Roll, line: TableEvent) -> None:
-    """Store a roll that pays nothing and its log line under the table's lock, in the campaign's
-    open arc. On PostgreSQL one statement takes the lock, reads the arc and writes both rows
-    (`precompiled.insert_pair_locked`): outside a transaction it is its own, the lock held only
-    while it runs. Elsewhere, a transaction: the lock, then both rows."""
-    if connection.vendor != "postgresql":
-        with transaction.atomic():
-            roll.arc_id = pool_for_roll(campaign).open_arc_id
-            insert_pair(roll, line, "roll")
-        return
-    if not _stored_under_lock(campaign, roll, line):
-        writes.pool_made(campaign.pk)  # the table's first use: no Moral row to lock yet
-        if not _stored_under_lock(campaign, roll, line):
-            raise RuntimeError("The table's Moral row could not be made.")
-
-
-def _stored_under_lock(campaign: Campaign, roll: Roll, line: TableEvent) -> bool:
-    # Inside a transaction (a combat's, a test's), a savepoint: a refused key leaves it usable.
-    with transaction.atomic() if connection.in_atomic_block else nullcontext():
-        return insert_pair_locked(_POOL_FOR_ROLL, (campaign.pk,), _ARC, roll, line, "roll")
-
-
-def roller_locked(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
-    """`writes.character_locked(campaign, pk, key_used=key_used(by=by, key=key))`, with its
-    skills (`character.skills.all()` reads them) in the same statement."""
-    return _roller_read(_ROLLER, campaign, pk, by=by, key=key)
-
-
-def roller_read(campaign: Campaign, pk: int, *, by, key: str) -> Character | None:
-    """`roller_locked` without the lock: for a roll that writes nothing on the sheet. From the
-    shared cache when the view fetched it with its user (sessions/roller_cache.py), its key not
-    read then (`key_used` False): a key already used fails on its unique constraint."""
-    if not (0 < pk <= ROW_ID_MAX and roller_cache.fetched(campaign.pk, pk)):
-        return _roller_read(_ROLLER_UNLOCKED, campaign, pk, by=by, key=key)
-
-    def read():
-        found = _ROLLER_TO_KEEP.objects(campaign.pk, pk)
-        return found[0] if found else None
-
-    roller = roller_cache.roller(campaign.pk, pk, read)
-    if roller is not None:
-        roller.key_used = False
-        with_skills_from(roller, roller.skill_rows)
-    return roller
-
-
-def _roller_read(query: Precompiled, campaign: Campaign, pk: int, *, by, key: str):
-    if not 0 < pk <= ROW_ID_MAX:
-        return None
-    found = query.objects(campaign.pk, pk, by.pk, key)
-    if not found:
-        return None
-    roller = found[0]
-    with_skills_from(roller, roller.skill_rows)  # its skills read with its lock: no query more
-    return roller
 
 
 def replay_or_roller(
@@ -219,8 +120,9 @@ def replay_or_roller(
     digest: str,
 ) -> tuple[Roll | None, Character | None]:
     """Under the table's lock: the roll this key already stored (`created` False), or else the
-    roller's sheet locked, when the roll pays nothing from the Moral (one statement for both
-    then; a roll paid from the Moral locks the whole group first, in `services._roll_and_pay`)."""
+    roller's sheet locked, when the roll pays nothing from the Moral (the key is looked up in
+    the same statement then; a roll paid from the Moral locks the whole group first, in
+    `services._roll_and_pay`)."""
     roller = None
     if character_id is not None and not may_spend_morale(request):
         roller = roller_locked(campaign, character_id, by=by, key=idempotency_key)
@@ -263,12 +165,6 @@ def visibility_allowed(campaign: Campaign, visibility: str) -> str:
 def spends_morale(request: RollRequest) -> bool:
     """Whether the roll is paid with hope or despair (then the whole group is locked)."""
     return bool(request.hope_points or request.despair_points or request.fortune_fate)
-
-
-def pays_nothing(request: RollRequest) -> bool:
-    """Whether the roll writes nothing but itself: no Impact, no Acharnement, no Moral (nor a
-    Moral declaration to refuse)."""
-    return not (request.impact or request.fury or may_spend_morale(request))
 
 
 def may_spend_morale(request: RollRequest) -> bool:
@@ -345,7 +241,7 @@ def roll_inputs(request: RollRequest, prepared: PreparedCheck) -> dict[str, Any]
         "characteristic_value": prepared.characteristic_value,
         "skill_level": prepared.skill_level,
         "substituted_by": prepared.substituted_by,
-        "causes": [c.__dict__ for c in prepared.causes],
+        "causes": [asdict(c) for c in prepared.causes],
         "check": {
             "skill": check.skill,
             "complexity": check.complexity,

@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns.models import Arc
-from campaigns.serializers import MomentField, RowIdField, _name, _scoped_to_campaign, _text
+from campaigns.serializers import MomentField, RowIdField, name_field, scope_to_campaign, text_field
 from common.api_fields import BooleanField, TextField
 from sessions import checks, consequences, morale
 from sessions.checks import RollRequest
@@ -329,14 +329,14 @@ class UsedInArcOut(serializers.Serializer):
 
 
 class PlaySessionIn(serializers.Serializer):
-    title = _name()
+    title = name_field()
     scheduled_at = MomentField()
-    notes = _text(required=False)
+    notes = text_field(required=False)
     arc = RowIdField(queryset=Arc.objects.none(), allow_null=True, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _scoped_to_campaign(self, "arc")
+        scope_to_campaign(self, "arc")
 
 
 class PlaySessionOut(serializers.ModelSerializer):

@@ -3,10 +3,9 @@
 
 Every write here is a keyword-only `@transaction.atomic` service (`roll_create` opens its
 transaction itself, to answer a duplicate once it is rolled back). Each one locks the campaign's
-`MoralePool` row before it writes (first of all, but for a roll that pays nothing): that one lock
-serialises every change of the table (payments, Moral moves, consequences) and keeps the log's
-event ids in commit order, so a poller reading
-`?after=<id>` can never skip an event committed late. Sheets are then locked and written through
+`MoralePool` row first of all (`select_for_update`): that one lock serialises every change of
+the table (payments, Moral moves, consequences) and keeps the log's event ids in commit order,
+so a poller reading `?after=<id>` can never skip an event committed late. Sheets are then locked and written through
 `characters.services.character_update` (version bump and history, as every sheet edit).
 
 The steps these services call compute and refuse without writing: `sessions.checks` (the check
@@ -26,8 +25,6 @@ from django.utils import timezone
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
-from common import precompiled
-from common.new_rows import new_row
 from rules import experience as rules_xp
 from rules import morale as rules_morale
 from rules import reference
@@ -70,10 +67,8 @@ def roll_create(
     `campaign.membership` must be the caller's (from `campaigns.policy`). The roll comes back as
     stored, with its log line as `log_event`: nothing needs reading again to answer.
 
-    One transaction and no savepoint on the way. A roll that pays (`_roll_paid`) looks its key
-    up under the table's lock, so a double submit waits for the first and finds its roll; one
-    that pays nothing takes that lock only to store itself (`_roll_unpaid`). A duplicate that
-    the lookup cannot see (the key sent twice at once for a roll that pays nothing, or to two
+    One transaction: the key is looked up under the table's lock, so a double submit waits for
+    the first and finds its roll. A duplicate the lookup cannot see (the key sent at once to two
     campaigns) fails on the unique constraint; the whole transaction is then rolled back,
     nothing paid, and the roll stored first answers (or 422)."""
     if not idempotency_key or len(idempotency_key) > 64:
@@ -96,70 +91,19 @@ def roll_create(
         "rng": rng,
     }
     try:
-        if character_id is not None and rolls.pays_nothing(request):
-            roll = _roll_unpaid(**asked)
-        else:
-            with transaction.atomic():
-                roll = _roll_paid(**asked)
-    except IntegrityError as error:
+        with transaction.atomic():
+            roll = _roll_locked(**asked)
+    except IntegrityError:
+        # The key's unique constraint: the same key sent at once to two campaigns (their
+        # locks differ). All was rolled back; the first roll answers, or a 422.
         existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
         if existing is None:
-            if character_id is not None and not rolls.roller_exists(campaign, character_id):
-                # A roll that pays nothing does not lock its roller: deleted meanwhile.
-                raise violation(
-                    "character", "Ce personnage n'existe pas dans la campagne."
-                ) from error
             raise
         return existing
     return roll
 
 
-def _roll_unpaid(
-    *,
-    campaign: Campaign,
-    by,
-    request: RollRequest,
-    character_id: int,
-    idempotency_key: str,
-    digest: str,
-    visibility: str,
-    play_session: PlaySession | None,
-    rng: RandomSource | None,
-) -> Roll:
-    """A roll that writes nothing but itself (`rolls.pays_nothing`): its roller is read without
-    a lock, its key looked up in the same statement, and the dice are rolled before the table's
-    lock, which is then held only to store the roll (`rolls.roll_stored`: on PostgreSQL one
-    statement, no transaction around it): a table's rolls, which queue on that lock, follow one
-    another that much faster. A double submit this read misses fails on the key's unique
-    constraint (`roll_create` then answers the first roll)."""
-    roller = rolls.roller_read(campaign, character_id, by=by, key=idempotency_key)
-    if roller is None or roller.key_used:
-        existing = rolls.roll_existing(campaign=campaign, by=by, key=idempotency_key, digest=digest)
-        if existing is not None:
-            return existing
-    character = writes.lock_roller(campaign, by, character_id, [], roller)
-    injuries = roller_injuries(character, request.injuries)
-    prepared = check_prepare(request=request, character=character, state=None, injuries=injuries)
-    roll = _roll_made(
-        campaign=campaign,
-        play_session=play_session,
-        character=character,
-        by=by,
-        request=request,
-        prepared=prepared,
-        visibility=rolls.visibility_allowed(campaign, visibility),
-        idempotency_key=idempotency_key,
-        digest=digest,
-        rng=rng,
-    )
-    line = rolls.roll_line(roll=roll, request=request, by=by)
-    rolls.roll_stored(campaign, roll, line)
-    roll.log_event = line
-    roll.created = True
-    return roll
-
-
-def _roll_paid(
+def _roll_locked(
     *,
     campaign: Campaign,
     by,
@@ -171,8 +115,8 @@ def _roll_paid(
     play_session: PlaySession | None,
     rng: RandomSource | None,
 ) -> Roll:
-    """A roll that pays (Impact, Acharnement, Moral) or has no character: the table's lock
-    first, then the roll already stored under this key or the roller locked, then the price."""
+    """The table's lock first, then the roll already stored under this key or the roller
+    locked, then the price."""
     pool = rolls.pool_for_roll(campaign)
     existing, roller = rolls.replay_or_roller(
         campaign=campaign,
@@ -295,8 +239,7 @@ def _roll_made(
     """Roll the prepared check with the rules engine: the roll with its breakdown, not saved
     yet; its arc is the campaign's open one, read with the table's lock (`rolls.open_arc_id`)."""
     breakdown = roll_check(prepared.check, rng)
-    return new_row(
-        Roll,
+    return Roll(
         campaign=campaign,
         play_session=play_session,
         character=character,
@@ -325,11 +268,12 @@ def _roll_log(
     pool: MoralePool,
     morale_events: list[rules_morale.MoraleEvent],
 ) -> TableEvent:
-    """Store the roll with its log line (one statement), then log what it spent of the Moral
-    (if anything). Returns the roll's line."""
+    """Store the roll and its log line, then log what it spent of the Moral (if anything).
+    Returns the roll's line."""
     character = roll.character
+    roll.save()
     event = rolls.roll_line(roll=roll, request=request, by=by)
-    precompiled.insert_pair(roll, event, "roll")
+    event.save()
     if morale_events:
         writes.log_morale(
             campaign_id=roll.campaign_id,

@@ -16,7 +16,6 @@ from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import ChangeAction, Character
 from characters.services import character_update
-from common.new_rows import new_row
 from rules import morale as rules_morale
 from sessions.errors import violation
 from sessions.models import MoralePool, Roll, TableEvent, TableEventKind, Visibility
@@ -141,8 +140,7 @@ def log_line(
     payload: dict[str, Any] | None = None,
 ) -> TableEvent:
     """One line of the table's log, not saved yet."""
-    return new_row(
-        TableEvent,
+    return TableEvent(
         campaign_id=campaign_id,
         kind=kind,
         visibility=visibility,

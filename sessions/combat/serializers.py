@@ -5,7 +5,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campaigns.serializers import _name, _text
+from campaigns.serializers import name_field as _name
+from campaigns.serializers import text_field as _text
 from common import api_fields
 from rules import combat as rules_combat
 from rules import reference

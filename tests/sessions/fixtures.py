@@ -7,7 +7,6 @@ import pytest
 from campaigns.models import Campaign
 from campaigns.policy import campaign_get_for_member
 from characters.models import Character, CharacterSkill
-from sessions import row_cache
 from sessions.models import MoralePool
 
 
@@ -56,6 +55,8 @@ def key() -> str:
 @pytest.fixture
 def renders(monkeypatch):
     """How many rows were rendered (not taken from the cache)."""
+    from sessions import row_cache  # only the row cache's tests ask: it goes with them
+
     count = {"rows": 0}
     render = row_cache.render_to_string
 

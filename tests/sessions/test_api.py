@@ -1,9 +1,14 @@
 """The table API: a REST client runs a session (roll, read the log, move the Moral)."""
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from campaigns import services as campaign_services
+from campaigns.models import Membership
+from characters.models import Character
 from rules.check import Check
 from rules.odds import check_odds
 from sessions.models import MoralePool, Roll
@@ -215,3 +220,57 @@ def test_what_each_character_used_in_an_arc(storyteller, player, outsider, campa
         }
     ]
     assert api(outsider).get(url("used-in-arc", campaign, arc.pk)).status_code == 404
+
+
+def test_a_roll_read_again_with_its_etag_is_a_304_until_it_changes(
+    storyteller, player, other_player, outsider, campaign, aelis
+):
+    made = api(player).post(
+        url("roll-list", campaign), {"character": aelis.pk, "characteristic": "strength"}
+    )
+    detail = url("roll-detail", campaign, made.json()["id"])
+    first = api(player).get(detail)
+    etag = first["ETag"]
+    assert first.status_code == 200 and first.json() == made.json()
+    again = api(player).get(detail, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    assert api(player).get(detail, HTTP_IF_NONE_MATCH=f"W/{etag}").status_code == 304
+    assert api(player).get(detail, HTTP_IF_NONE_MATCH='"autre"').status_code == 200
+    # A consequence applied: a new answer, with a new ETag.
+    Roll.objects.filter(pk=made.json()["id"]).update(outcome="critical_failure")
+    api(storyteller).post(
+        url("roll-consequence", campaign, made.json()["id"]), {"kind": "fate"}, format="json"
+    )
+    fresh = api(player).get(detail, HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200 and fresh.json()["consequences"] == ["fate"]
+    assert fresh["ETag"] != etag
+    # The roller renamed: a new answer too.
+    Character.objects.filter(pk=aelis.pk).update(name="Aelis la Brune", version=F("version") + 1)
+    renamed = api(player).get(detail, HTTP_IF_NONE_MATCH=fresh["ETag"])
+    assert renamed.status_code == 200 and renamed.json()["character_name"] == "Aelis la Brune"
+    # An ETag opens nothing: a stranger still gets a 404.
+    assert api(outsider).get(detail, HTTP_IF_NONE_MATCH=renamed["ETag"]).status_code == 404
+
+
+def test_a_secret_roll_s_etag_gives_other_players_a_404(player, other_player, campaign, aelis):
+    made = api(player).post(
+        url("roll-list", campaign),
+        {"character": aelis.pk, "characteristic": "strength", "visibility": "storyteller"},
+        format="json",
+    )
+    detail = url("roll-detail", campaign, made.json()["id"])
+    etag = api(player).get(detail)["ETag"]
+    assert api(other_player).get(detail, HTTP_IF_NONE_MATCH=etag).status_code == 404
+    assert api(other_player).get(detail, HTTP_IF_NONE_MATCH="*").status_code == 404
+
+
+def test_a_member_removed_is_a_404_at_the_next_call(player, campaign, aelis):
+    client = APIClient(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=player).key}")
+    log = url("log", campaign)
+    assert client.get(log).status_code == 200
+    campaign_services.membership_remove(
+        membership=Membership.objects.get(campaign=campaign, user=player)
+    )
+    assert client.get(log).status_code == 404
+    body = {"character": aelis.pk, "characteristic": "strength"}
+    assert client.post(url("roll-list", campaign), body, format="json").status_code == 404

@@ -1,7 +1,6 @@
-"""The roller's skills come with its lock (sessions/rolls.py, `characters.selectors.
-skills_aggregate`): the levels and expertises a roll reads are the sheet's, with no query of
-their own — a skill's expertise is allowed, an expertise the sheet lacks refused, and a skill it
-lacks rolled at level 0."""
+"""The roller's skills come with its lock (sessions/rolls.py, one prefetch): the levels and
+expertises a roll reads are the sheet's — a skill's expertise is allowed, an expertise the sheet
+lacks refused, and a skill it lacks rolled at level 0."""
 
 import pytest
 from django.db import connection
@@ -28,9 +27,10 @@ def test_a_roll_reads_the_levels_and_expertises_with_the_lock(player, campaign, 
     assert made.status_code == 201, made.json()
     assert made.json()["inputs"]["skill_level"] == 3  # Mêlée 3, with its expertise « Haches »
     assert made.json()["breakdown"]["expertise_die"] is not None
-    assert not [
+    skill_reads = [
         q for q in sql(queries) if 'FROM "characters_characterskill"' in q.split("WHERE")[0]
     ]
+    assert len(skill_reads) == 1  # one prefetch with the roller's lock
     refused = roll(client, campaign, aelis, skills=["sport"], expertise=True)
     assert refused.status_code == 400 and "expertise" in refused.json()["errors"]
     lacking = roll(client, campaign, aelis, skills=["furtivite"])
