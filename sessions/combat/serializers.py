@@ -5,8 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campaigns.serializers import name_field as _name
-from campaigns.serializers import text_field as _text
+from campaigns.serializers import name_field, text_field
 from common import api_fields
 from rules import combat as rules_combat
 from rules import reference
@@ -58,7 +57,7 @@ def _regeneration():
 
 
 class StatBlockIn(serializers.Serializer):
-    name = _name()
+    name = name_field()
     agility = _characteristic(help_text="Agilité (avec Perception et Sagesse : la Finesse).")
     perception = _characteristic()
     wisdom = _characteristic(help_text="Sagesse.")
@@ -79,7 +78,7 @@ class StatBlockIn(serializers.Serializer):
     vitality_regeneration = _regeneration()
     energy_regeneration = _regeneration()
     confidence_regeneration = _regeneration()
-    notes = _text(required=False)
+    notes = text_field(required=False)
     hidden = api_fields.BooleanField(default=True, help_text="Caché aux joueurs.")
 
 
@@ -121,7 +120,7 @@ class StatBlockOut(serializers.ModelSerializer):
 
 
 class EncounterOpenIn(serializers.Serializer):
-    name = _name(required=False)
+    name = name_field(required=False)
     play_session = serializers.IntegerField(required=False, allow_null=True, **ID)
 
 
@@ -134,7 +133,7 @@ class CombatantsIn(serializers.Serializer):
     )
     stat_block = serializers.IntegerField(required=False, **ID)
     count = serializers.IntegerField(min_value=1, max_value=MAX_COPIES, default=1)
-    name = _name(required=False)
+    name = name_field(required=False)
     finesse = serializers.IntegerField(min_value=0, max_value=20, default=2)
     combativeness = serializers.IntegerField(
         min_value=1, max_value=reference.COMBATIVENESS_MAX, default=1

@@ -50,19 +50,3 @@ def set_pool(campaign, **values) -> MoralePool:
 
 def key() -> str:
     return uuid.uuid4().hex
-
-
-@pytest.fixture
-def renders(monkeypatch):
-    """How many rows were rendered (not taken from the cache)."""
-    from sessions import row_cache  # only the row cache's tests ask: it goes with them
-
-    count = {"rows": 0}
-    render = row_cache.render_to_string
-
-    def counting(*args, **kwargs):
-        count["rows"] += 1
-        return render(*args, **kwargs)
-
-    monkeypatch.setattr(row_cache, "render_to_string", counting)
-    return count

@@ -3,9 +3,9 @@ form has not; each is drawn by `sessions/_field.html` with its label, help and e
 
 import pytest
 from django.template import Context, Template
+from tests.sessions.test_roll_form_html import _forms
 
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
-from tests.sessions.test_roll_form_html import _forms
 
 pytestmark = pytest.mark.django_db
 
