@@ -3,8 +3,8 @@ form has not; each is drawn by `sessions/_field.html` with its label, help and e
 
 import pytest
 from django.template import Context, Template
-from tests.sessions.test_roll_form_html import _forms
 
+from sessions.forms import RollForm
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -13,6 +13,20 @@ DRAWN = (
     "{% load table_tags %}{% for field in form|fields_named:names %}"
     '{% include "sessions/_field.html" %}{% endfor %}'
 )
+
+
+def _forms(characters):
+    """The roll form blank, bound with bad values, and bound with good ones."""
+    yield RollForm(characters=characters, storyteller=True)
+    yield RollForm(
+        {"character": "x", "characteristic": "<b>", "complexity": "99", "skills": ["nope"]},
+        characters=characters,
+    )
+    yield RollForm(
+        {"character": characters[0].pk, "characteristic": "strength", "complexity": "2"},
+        characters=characters,
+        storyteller=True,
+    )
 
 
 def draw(form, names: str) -> str:
