@@ -191,7 +191,7 @@ def test_the_page_around_the_sheet_follows_its_viewer_and_names(
 
 
 def test_an_id_past_the_largest_key_is_a_plain_404(client, player, character):
-    """The probe's SQL is sent as is: an id no 64-bit key holds never reaches the database."""
+    """An id no 64-bit key holds never reaches the database."""
     client.force_login(player)
     for pk in (2**63, 10**30):
         assert client.get(f"/characters/{pk}/").status_code == 404
@@ -208,3 +208,23 @@ def test_a_name_that_looks_like_the_page_s_markup_is_only_a_name(client, player,
     assert page.count('data-version="1"') == 1 and page.index("<title>") < page.index(
         "data-version"
     )
+
+
+def test_the_field_in_edit_mode_is_a_page_of_its_own(client, player, character):
+    client.force_login(player)
+    url = reverse("characters:sheet", args=[character.pk])
+    body(client, character)  # the CSRF cookie: an editor's pages are kept from now on
+    plain = body(client, character)
+    editing = client.get(f"{url}?edit=lineage").content.decode()
+    assert 'id="id_value_lineage"' in editing and 'id="id_value_lineage"' not in plain
+    assert 'id="id_value_lineage"' not in body(client, character)
+
+
+def test_a_readers_page_carries_no_form_and_is_kept_for_every_reader(
+    client, other_player, character, django_assert_max_num_queries
+):
+    client.force_login(other_player)
+    first = body(client, character)  # no CSRF cookie needed: a reader's body has no form
+    assert "csrfmiddlewaretoken" not in first.split('class="sheet"')[1]
+    with django_assert_max_num_queries(2):
+        assert unmasked(body(client, character)) == unmasked(first)
