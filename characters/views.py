@@ -101,12 +101,17 @@ def _sheet_character(request: HtmxHttpRequest, pk: int):
 
 
 def _sheet_etag(request: HtmxHttpRequest, pk: int) -> str | None:
-    """The page's validator: what its body shows (`sheet_shown`). A page with messages to show
-    is drawn, not revalidated."""
+    """The page's validator: what its body shows (`sheet_shown`) and what the page around it
+    shows (the viewer, the campaign's name). A page with messages to show is drawn, not
+    revalidated."""
     if request.htmx or get_messages(request):
         return None
-    shown = sheet_shown(request, _sheet_character(request, pk))
-    return None if shown is None else hashlib.sha256(shown.encode()).hexdigest()[:32]
+    character = _sheet_character(request, pk)
+    shown = sheet_shown(request, character)
+    if shown is None:
+        return None
+    page = f"{shown}:{request.user.pk}:{request.user.get_username()}:{character.campaign.name}"
+    return hashlib.sha256(page.encode()).hexdigest()[:32]
 
 
 @login_required

@@ -228,3 +228,12 @@ def test_a_readers_page_carries_no_form_and_is_kept_for_every_reader(
     assert "csrfmiddlewaretoken" not in first.split('class="sheet"')[1]
     with django_assert_max_num_queries(2):
         assert unmasked(body(client, character)) == unmasked(first)
+
+
+def test_a_renamed_campaign_is_a_new_etag(client, player, character):
+    client.force_login(player)
+    body(client, character)
+    etag = sheet(client, character)["ETag"]
+    campaign_services.campaign_update(campaign=character.campaign, name="La Marche grise")
+    renamed = sheet(client, character, HTTP_IF_NONE_MATCH=etag)
+    assert renamed.status_code == 200 and ">La Marche grise</a>" in renamed.content.decode()
