@@ -1,7 +1,8 @@
 """The character REST API: the same selectors, services and version checks as the pages.
 
 Every sheet carries a version, sent in the `ETag` of its detail (`"<version>.<fingerprint>"`, the
-fingerprint naming what else the representation shows: characters/api_cache.py). A write says
+fingerprint naming what else the representation shows: `sheet_tag`). A read whose If-None-Match
+names it gets a 304; a detail's JSON is kept in Django's cache under that tag. A write says
 which version it was read at, with that tag (or `"<version>"`) in If-Match, or a `version` field;
 a stale write of a field someone else changed in the meantime is refused — 412 (If-Match) or 409
 (version field) — with the current sheet, the field's current value and who changed it. Writes of different fields both succeed.
@@ -12,16 +13,20 @@ is left to do that could fail and answer an error for a change that was saved (i
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -31,17 +36,17 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.decorators import api_view, parser_classes, schema
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters import api_cache, condition, creation, probe_cache, selectors, services
+from characters import condition, creation, selectors, services
 from characters import serializers as s
 from characters.api_docs import IF_MATCH, IF_MATCH_REQUIRED, description
-from characters.models import SkillKind
-from common import user_prefetch
+from characters.models import Character, SkillKind
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IF_NONE_MATCH, ROW_ID_PARAMETER, VERSION_TAG, etag, tag_version
 from common.parsers import JSONParser
@@ -153,19 +158,60 @@ def _editor(request: Request, pk: int):
 
 
 def _detail(request: Request, pk: int, *, status_code: int = 200, extra: dict | None = None):
-    """The sheet as this viewer sees it, read now (a write's answer: never from the cache, but
-    kept there for the next reads once the write commits)."""
+    """The sheet as this viewer sees it, read now (a write's answer, never from the cache)."""
     character = selectors.character_get_for_sheet(user=request.user, pk=pk)
     return _sheet(character, status_code=status_code, extra=extra)
 
 
 def _sheet(character, *, status_code: int = 200, extra: dict | None = None) -> Response:
     """The answer with a sheet loaded as `selectors.character_get_for_sheet` loads it."""
-    data = s.character_out(character)
-    api_cache.store_on_commit(character, data)
+    data = s.character_out(selectors.character_load_rows(character))
     body = {**(extra or {}), "character": data} if extra else data
     response = Response(body, status=status_code)
-    response["ETag"] = api_cache.character_tag(character)
+    response["ETag"] = sheet_tag(character)
+    return response
+
+
+# A kept detail is never stale (its key names the versions it shows): the timeout only frees room.
+DETAIL_CACHE_TIMEOUT = 24 * 3600
+
+
+def sheet_tag(character) -> str:
+    """The `ETag` of a sheet as this viewer sees it: its version, then a digest of what else the
+    JSON shows — the compendium's revision (entry names), the owner, the private notes or not,
+    the language. In If-Match it still says the version it was read at."""
+    rights = "private" if character.can_see_private else "public"
+    shown = f"{character.campaign.revision}:{character.owner_id}:{rights}:{get_language()}"
+    return f'"{character.version}.{hashlib.sha256(shown.encode()).hexdigest()[:12]}"'
+
+
+def _not_modified(request: Request, tag: str) -> bool:
+    """Whether the client's `If-None-Match` already names this representation (weak or strong)."""
+    header = request.headers.get("If-None-Match", "")
+    sent = {part.strip().removeprefix("W/") for part in header.split(",")}
+    return tag in sent or "*" in sent
+
+
+def _cached_detail(request: Request, pk: int) -> Response | HttpResponse:
+    """GET: 304 when the client holds this representation, else its JSON, kept in the cache under
+    its tag (as it is sent to a JSON client, decoded for the browsable API)."""
+    character = selectors.character_get_for_sheet(user=request.user, pk=pk)
+    tag = sheet_tag(character)
+    if _not_modified(request, tag):
+        response = Response(status=status.HTTP_304_NOT_MODIFIED)
+    else:
+        body = cache.get_or_set(
+            f"api-sheet:{pk}:{tag.strip(chr(34))}",
+            lambda: JSONRenderer().render(
+                s.character_out(selectors.character_load_rows(character))
+            ),
+            DETAIL_CACHE_TIMEOUT,
+        )
+        if isinstance(getattr(request, "accepted_renderer", None), JSONRenderer):
+            response = HttpResponse(body, content_type="application/json")
+        else:
+            response = Response(json.loads(body))
+    response["ETag"] = tag
     return response
 
 
@@ -292,7 +338,6 @@ def _owner(request: Request, campaign):
     return membership.user
 
 
-@user_prefetch.fetching(probe_cache.keys)  # the probe's entry comes with the user
 @doc(
     "GET",
     "characters_retrieve",
@@ -307,19 +352,18 @@ def character_detail(request: Request, pk: int) -> Response:
     change fields, with If-Match or `version`. DELETE: the owner or the Conteur removes the
     character."""
     if request.method == "GET":
-        load = selectors.character_get_for_sheet
-        return api_cache.cached_detail(
-            request, pk, lambda: s.character_out(load(user=request.user, pk=pk))
-        )
+        return _cached_detail(request, pk)
     if request.method == "DELETE":
         services.character_delete(character=_editor(request, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
-    rights = selectors.sheet_rights_for_editor(user=request.user, pk=pk)
+    editor = selectors.character_get_for_editor(
+        user=request.user, pk=pk, queryset=Character.objects.all()
+    )
     data = _validated(s.CharacterPatchIn, request)
     changes = {k: v for k, v in data.items() if k != "version"}
     if not changes:
         raise exceptions.ValidationError({"non_field_errors": ["Aucun champ à modifier."]})
-    storyteller = rights["storyteller"]
+    storyteller = editor.viewer_is_storyteller
 
     def update(version: int):
         character = without_atomic(services.character_update)(

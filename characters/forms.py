@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.models import Species
 from characters.condition import POINTS_MAX
 from characters.fields import SheetField
-from characters.forms_render import RENDERER
 from characters.services import COMPENDIUM_MODELS
 from rules import reference
 
@@ -27,12 +26,6 @@ ENTRY_LABELS = {
     "assets": _("Atouts"),
     "flaws": _("Handicaps"),
 }
-
-
-class SheetForm(forms.Form):
-    """A form the sheet page shows: its widgets are drawn by `characters.forms_render`."""
-
-    default_renderer = RENDERER
 
 
 def value_field(spec: SheetField, *, campaign=None) -> forms.Field:
@@ -60,7 +53,7 @@ def value_field(spec: SheetField, *, campaign=None) -> forms.Field:
     )
 
 
-class FieldForm(SheetForm):
+class FieldForm(forms.Form):
     """One field of the sheet and the version it was read at."""
 
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
@@ -81,7 +74,7 @@ class FieldForm(SheetForm):
         return value
 
 
-class SkillForm(SheetForm):
+class SkillForm(forms.Form):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     level = forms.IntegerField(
         label=_("Niveau"), min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX
@@ -116,7 +109,7 @@ class SkillAddForm(SkillForm):
         return data
 
 
-class LanguageForm(SheetForm):
+class LanguageForm(forms.Form):
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     level = forms.IntegerField(label=_("Niveau"), min_value=0, max_value=10)
     writing = forms.BooleanField(label=_("Écriture"), required=False)
@@ -129,7 +122,7 @@ class LanguageAddForm(LanguageForm):
     )
 
 
-class OddsForm(SheetForm):
+class OddsForm(forms.Form):
     """The check the odds column shows: a characteristic, a complexity and a difficulty."""
 
     def __init__(self, *args, **kwargs):
@@ -155,7 +148,7 @@ class OddsForm(SheetForm):
 
 # The four actions' forms; the API's DamageIn, RestIn, HealIn and StabiliseIn read the same
 # choices and bounds, and both call the services in `characters.condition`, which decide the rest.
-class DamageForm(SheetForm):
+class DamageForm(forms.Form):
     prefix = "damage"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     amount = forms.IntegerField(label=_("Dégâts"), min_value=1, max_value=POINTS_MAX)
@@ -168,7 +161,7 @@ class DamageForm(SheetForm):
     )
 
 
-class RestForm(SheetForm):
+class RestForm(forms.Form):
     """A night's rest (§4): its conditions (Normale unless the Conteur says otherwise) and what
     shifts them; the rules give the rank. A recorded rib-cage injury is read from the record."""
 
@@ -186,19 +179,19 @@ class RestForm(SheetForm):
     )
 
 
-class HealForm(SheetForm):
+class HealForm(forms.Form):
     prefix = "heal"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
     points = forms.IntegerField(label=_("Points rendus"), min_value=1, max_value=POINTS_MAX)
 
 
-class ObjectiveForm(SheetForm):
+class ObjectiveForm(forms.Form):
     """« Objectif atteint »: nothing to type, the rules give the points back (§1)."""
 
     prefix = "objective"
 
 
-class StabiliseForm(SheetForm):
+class StabiliseForm(forms.Form):
     prefix = "stabilise"
     gauge = forms.ChoiceField(label=_("Constitution"), choices=GAUGE_CHOICES)
 

@@ -182,9 +182,9 @@ def _entry(entry) -> dict:
 
 
 def character_out(character) -> dict:
-    """`CharacterOut(character).data` as a plain dict, built without a serializer per request
-    (issue 15 §2, the API detail's miss): the same JSON, key for key — CharacterOut stays its
-    schema. Takes a character from `selectors.character_get_for_sheet` (its `.entries`)."""
+    """`CharacterOut(character).data` as a plain dict built from the loaded rows: the same JSON,
+    key for key — CharacterOut stays its schema. Takes a character with its rows read by
+    `selectors.character_load_rows` (its `.entries`, one query for every compendium relation)."""
     data = {
         "id": character.pk,
         "campaign": character.campaign_id,

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from campaigns.models import Ability, Asset, Branch, CharacterClass, Flaw, Species
 from campaigns.policy import ROW_ID_MAX
-from characters import probe_cache, sheet
+from characters import sheet
 from characters.fields import SHEET_FIELDS
 from characters.models import (
     ChangeAction,
@@ -31,7 +31,6 @@ from characters.models import (
     CharacterSkill,
     SkillKind,
 )
-from common.precompiled import Precompiled
 from rules import reference
 from rules.errors import RuleError
 
@@ -172,26 +171,17 @@ def _is_own_retry(character: Character, change: CharacterChange, asked: dict, by
     return asked[field] == current
 
 
-# Every sheet write locks its row first: compiled once (common/precompiled.py).
-_LOCKED = Precompiled(
-    lambda pk: (
-        Character.objects.select_for_update(of=("self",))
-        .select_related("campaign", "species", "owner", "updated_by")
-        .filter(pk=pk)
-        .order_by("pk")[:1]
-    ),
-    -1,
-)
-
-
 def character_lock(character: Character | int) -> Character:
     """The character's row, locked until the end of the transaction, with its campaign, species,
     owner and last author (Character.DoesNotExist if there is none)."""
     pk = character if isinstance(character, int) else character.pk
-    found = _LOCKED.objects(pk) if 0 < pk <= ROW_ID_MAX else []
-    if not found:
+    if not 0 < pk <= ROW_ID_MAX:
         raise Character.DoesNotExist("Character matching query does not exist.")
-    return found[0]
+    return (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign", "species", "owner", "updated_by")
+        .get(pk=pk)
+    )
 
 
 # A job locks its sheets by chunks of this many rows (one query each).
@@ -250,8 +240,6 @@ def characters_record_changes(
     columns = {*update_fields, "version", "updated_by", "updated_at"}
     Character.objects.bulk_update(changed, sorted(columns))
     CharacterChange.objects.bulk_create(history)
-    for character in changed:  # a bulk update sends no signal
-        probe_cache.sheet_moved(character.pk)
 
 
 def _history(character: Character, changes: dict[str, tuple[Any, Any]], *, by, action: str):

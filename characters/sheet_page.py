@@ -1,21 +1,24 @@
 """What the sheet page and its fragments are drawn from: one context built from a character
 loaded by `selectors.character_get_for_sheet`, with the skills grouped and their odds, and every
-URL of the page reversed once (a row's URL is its template's with the key put in)."""
+URL of the page reversed once (a row's URL is its template's with the key put in).
+
+Everything that reads rows or computes is built when a template first asks for it: a page whose
+body comes from the fragment cache reads no skill, language or entry."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.urls import get_script_prefix, reverse
-from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from characters import condition, sheet
+from characters import condition, selectors, sheet
 from characters.forms import (
     DamageForm,
     HealForm,
@@ -25,7 +28,6 @@ from characters.forms import (
     SkillAddForm,
     StabiliseForm,
 )
-from common.form_html import form_html
 from rules import french, reference
 from rules import states as rules_states
 
@@ -87,8 +89,7 @@ def skill_groups(character, odds_values: dict) -> list[dict]:
     characteristic = getattr(character, odds_values["characteristic"])
     groups = {key: [] for key in ("combat", "practical", "theoretical", "forgotten_domain")}
     skill_url = page_urls(character)["skill"]
-    version = str(character.version)
-    for row in character.skills.all():
+    for row in selectors.character_load_rows(character).skills.all():
         ref = row.reference
         odds = None
         if ref is None or ref.rolled:
@@ -107,10 +108,6 @@ def skill_groups(character, odds_values: dict) -> list[dict]:
                 "row": row,
                 "odds": odds,
                 "url": with_key(skill_url, row.key),
-                # Numbers as text: the row repeats them, and each {{ number }} is localized.
-                "id": str(row.pk),
-                "level": str(row.level),
-                "version": version,
                 "level_label": _("Niveau %(of_name)s") % {"of_name": of_name},
                 "expertises_label": _("Expertises %(of_name)s") % {"of_name": of_name},
                 "remove_confirm": _("Retirer %(name)s de la fiche ?") % {"name": row.label},
@@ -126,53 +123,47 @@ def skill_groups(character, odds_values: dict) -> list[dict]:
 
 
 def sheet_context(request, character, **extra) -> dict:
-    """The context of `characters/sheet.html` and of every partial of it. What costs something
-    to build (derived values, odds, forms) is built when a template first asks for it: a page
-    drawn part by part (characters/sheet_parts.py) often draws one section alone."""
+    """The context of `characters/sheet.html` and of every partial of it."""
     odds_form = lazy(lambda: OddsForm(request.GET if "complexity" in request.GET else None))
     urls = page_urls(character)
-    languages = list(character.languages.all())
+    rows = lazy(lambda: selectors.character_load_rows(character))
+    skills = lazy(lambda: list(rows().skills.all()))
+    languages = lazy(lambda: list(rows().languages.all()))
     context = {
         "character": character,
         "campaign": character.campaign,
         "derived": lazy(lambda: sheet.derive(character)),
         "odds_form": odds_form,
+        "skills": skills,
         "skill_groups": lazy(lambda: skill_groups(character, odds_form().values())),
-        "languages": [(row, with_key(urls["language"], row.key)) for row in languages],
+        "languages": lazy(
+            lambda: [(row, with_key(urls["language"], row.key)) for row in languages()]
+        ),
+        "entries": lazy(lambda: rows().entries),
         "urls": urls,
         "edit_field": request.GET.get("edit", ""),
         "sections": SECTIONS,
     }
     if character.can_edit:
-        owned = {row.key for row in character.skills.all()}
         version = character.version
         context.update(
-            skill_add_form=lazy(lambda: SkillAddForm(owned=owned, initial={"version": version})),
-            language_add_form=lazy(
-                lambda: _language_add_form(character, {row.key for row in languages})
+            skill_add_form=lazy(
+                lambda: SkillAddForm(
+                    owned={row.key for row in skills()}, initial={"version": version}
+                )
             ),
-            damage_fields=lazy(lambda: action_fields(DamageForm)),
-            rest_fields=lazy(lambda: action_fields(RestForm)),
-            stabilise_fields=lazy(lambda: action_fields(StabiliseForm)),
-            heal_fields=lazy(lambda: action_fields(HealForm)),
+            language_add_form=lazy(
+                lambda: _language_add_form(character, {row.key for row in languages()})
+            ),
+            damage_form=DamageForm,
+            rest_form=RestForm,
+            stabilise_form=StabiliseForm,
+            heal_form=HealForm,
         )
     if character.viewer_is_storyteller:
         context["objective_gain"] = lazy(lambda: condition.objective_impact_gain(character))
     context.update(extra)
     return context
-
-
-def action_fields(form_class) -> SafeString:
-    """The fields of an action's empty form (damage, rest, heal, stabilise), as `_form.html`
-    writes them: the same for every sheet, so drawn once per process and language."""
-    if settings.DEBUG:  # the debug server's templates and catalogues change under it
-        return form_html(form_class())
-    return _action_fields(form_class, get_language())
-
-
-@functools.lru_cache(maxsize=64)
-def _action_fields(form_class, language: str) -> SafeString:
-    return form_html(form_class())
 
 
 def lazy(build: Callable[[], Any]) -> Callable[[], Any]:
@@ -187,3 +178,42 @@ def _language_add_form(character, owned) -> LanguageAddForm:
         (lang.key, lang.label) for lang in reference.LANGUAGES if lang.key not in owned
     ]
     return form
+
+
+# A kept body is never stale (its key names the versions it shows): the timeout only frees room.
+SHEET_CACHE_TIMEOUT = 24 * 3600
+# The page's query arguments that change the body (the others, e.g. a cache-buster, do not).
+QUERY_KEYS = ("edit", "characteristic", "complexity", "difficulty")
+
+
+def sheet_shown(request, character) -> str | None:
+    """What the sheet's body shows, as text: the key of its cached fragment and of the page's
+    ETag — the character's version, its campaign's compendium revision, its owner, the viewer's
+    rights, the language and the page's query. An editor's body carries forms with a CSRF token
+    of this browser's secret, so it is kept per secret (its cookie); None (not cached) while the
+    browser has none yet."""
+    csrf = ""
+    if character.can_edit:
+        cookie = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+        if not cookie:
+            return None
+        csrf = hashlib.sha256(cookie.encode()).hexdigest()[:16]
+    rights = (
+        "storyteller"
+        if character.viewer_is_storyteller
+        else "editor"
+        if character.can_edit
+        else "reader"
+    )
+    query = urlencode([(key, request.GET[key]) for key in QUERY_KEYS if key in request.GET])
+    shown = (
+        character.pk,
+        character.version,
+        character.campaign.revision,
+        character.owner.get_username(),
+        rights,
+        get_language(),
+        query,
+        csrf,
+    )
+    return ":".join(str(part) for part in shown)

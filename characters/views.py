@@ -8,21 +8,21 @@ updates Corps, Puissance, Harmonie, the gauges, the rest table and the speeds at
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages import get_messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse, HttpResponseNotModified
-from django.middleware.csrf import get_token
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators import http
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from characters import condition, page_cache, probe_cache, services, sheet, sheet_parts
+from characters import condition, services, sheet
 from characters.fields import CONDITION_FIELDS, SHEET_FIELDS
 from characters.forms import (
     DamageForm,
@@ -54,8 +54,7 @@ from characters.services import (
     character_skill_set,
     character_update_field,
 )
-from characters.sheet_page import sheet_context
-from common import user_prefetch
+from characters.sheet_page import SHEET_CACHE_TIMEOUT, sheet_context, sheet_shown
 from common.htmx import HtmxHttpRequest
 from rules import reference
 
@@ -94,46 +93,41 @@ def _reload(character_pk: int, user):
     return character_get_for_sheet(user=user, pk=character_pk)
 
 
-@user_prefetch.fetching(probe_cache.keys)  # the probe's entry comes with the user
+def _sheet_character(request: HtmxHttpRequest, pk: int):
+    """The sheet's character, read once per request: the ETag and the page both need it."""
+    if getattr(request, "sheet_character", None) is None:
+        request.sheet_character = character_get_for_sheet(user=request.user, pk=pk)
+    return request.sheet_character
+
+
+def _sheet_etag(request: HtmxHttpRequest, pk: int) -> str | None:
+    """The page's validator: what its body shows (`sheet_shown`) and what the page around it
+    shows (the viewer, the campaign's name). A page with messages to show is drawn, not
+    revalidated."""
+    if request.htmx or get_messages(request):
+        return None
+    character = _sheet_character(request, pk)
+    shown = sheet_shown(request, character)
+    if shown is None:
+        return None
+    page = f"{shown}:{request.user.pk}:{request.user.get_username()}:{character.campaign.name}"
+    return hashlib.sha256(page.encode()).hexdigest()[:32]
+
+
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
+@http.condition(etag_func=_sheet_etag)
 def character_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The sheet page: its body and the page around it from the page cache (one query decides
-    the keys), drawn afresh when it has messages to show; `If-None-Match` with the page's ETag →
-    304."""
+    """The sheet page: its body from the template fragment cache, under what it shows;
+    `If-None-Match` with the page's ETag → 304."""
+    character = _sheet_character(request, pk)
+    context = sheet_context(request, character)
     if request.htmx and request.GET.get("part") == "skills":
-        character = character_get_for_sheet(user=request.user, pk=pk)
-        return render(request, "characters/sheet.html#skills", sheet_context(request, character))
-    probe = probe_cache.sheet_probe(user=request.user, pk=pk)
-    body_key = page_cache.sheet_key(probe, request)
-    shell_key = page_cache.shell_key(probe, request.user)
-    fresh = not get_messages(request)  # a page with messages is drawn, not revalidated
-    token = get_token(request)  # masked once: every form of the page carries this one
-    etag = page_cache.etag(body_key, shell_key, request)
-    if fresh and etag in request.headers.get("If-None-Match", ""):
-        return HttpResponseNotModified(headers={"ETag": etag})
-
-    def render_body() -> str:
-        character = character_get_for_sheet(user=request.user, pk=pk)
-        return sheet_parts.body(request, character, page_cache.parts_key(probe, request))
-
-    def render_shell() -> str:
-        campaign = {"pk": probe["campaign_id"], "name": probe["campaign__name"]}
-        context = {"title": probe["name"], "campaign": campaign}
-        context["sheet_body"] = mark_safe(page_cache.BODY_PLACEHOLDER)  # noqa: S308
-        context["csrf_token"] = page_cache.CSRF_PLACEHOLDER
-        return render_to_string("characters/sheet_page.html", context, request=request)
-
-    def draw(shell: str) -> str:
-        return page_cache.page(shell, page_cache.cached(body_key, render_body))
-
-    if not fresh:
-        return HttpResponse(page_cache.with_token(page_cache.pieces(draw(render_shell())), token))
-    cut = page_cache.page_pieces(
-        shell_key, body_key, lambda: draw(page_cache.cached(shell_key, render_shell))
-    )
-    return HttpResponse(page_cache.with_token(cut, token), headers={"ETag": etag})
+        return render(request, "characters/sheet.html#skills", context)
+    context["sheet_shown"] = sheet_shown(request, character)
+    context["sheet_cache_timeout"] = SHEET_CACHE_TIMEOUT
+    return render(request, "characters/sheet.html", context)
 
 
 def _render_sections(request, character, *, primary: str, status: int = 200, **extra):

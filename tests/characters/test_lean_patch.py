@@ -1,6 +1,6 @@
-"""A field edit through the API (issue 15): answered from the row the write locked and saved, not
-read again — a fixed, small number of statements, and the very answer and ETag a fresh read of
-the sheet gives.
+"""A field edit through the API: answered from the row the write locked and saved, not read
+again — a fixed, small number of statements, and the very answer and ETag a fresh read of the
+sheet gives.
 
 The count is every statement Django runs for the request, BEGIN and COMMIT included, as in
 production (`transaction=True`: no test transaction around it). The client is authenticated
@@ -16,9 +16,10 @@ from characters.models import Character, CharacterChange
 
 pytestmark = pytest.mark.usefixtures("empty_cache")
 
-# The probe, BEGIN, the locked row (with campaign, species, owner and last author), UPDATE, the
-# history row, the skills, the languages with the compendium entries (one UNION), COMMIT.
-PATCH_STATEMENTS = 8
+# The access check (the character, the viewer's membership), BEGIN, the locked row (with campaign,
+# species, owner and last author), UPDATE, the history row, the skills, the languages, the
+# compendium entries (one UNION), COMMIT.
+PATCH_STATEMENTS = 10
 
 
 def api(user):
@@ -35,10 +36,7 @@ def fresh(client, character):
     """The sheet read afresh: the cache emptied first, so nothing the write kept answers."""
     from django.core.cache import cache
 
-    from common import content_cache
-
     cache.clear()
-    content_cache.clear_local()
     return client.get(f"/api/characters/{character.pk}/")
 
 
@@ -52,7 +50,7 @@ def test_a_field_edit_takes_its_few_statements_and_reads_the_sheets_row_once(pla
     statements = [q["sql"] for q in queries.captured_queries]
     assert len(statements) == PATCH_STATEMENTS, "\n".join(statements)
     reads = [q for q in statements if q.startswith("SELECT") and 'FROM "characters_character"' in q]
-    assert len(reads) == 2  # the probe and the lock: the answer reads no row of it again
+    assert len(reads) == 2  # the access check and the lock: the answer reads no row of it again
     assert not [q for q in statements if q.split()[0] in {"SAVEPOINT", "RELEASE"}]
     assert saved.json()["karma"] == 2 and saved.json()["version"] == 3
     assert CharacterChange.objects.filter(character=character, field="karma").count() == 2
