@@ -114,7 +114,7 @@ def redis_broker():
     return settings.CELERY_BROKER_URL
 
 
-def _database_url_for_tests() -> str:
+def database_url_for_tests() -> str:
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     return (
@@ -129,7 +129,7 @@ def celery_worker(postgres, redis_broker):
     celery_app.control.purge()
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url_for_tests(),
+        "DATABASE_URL": database_url_for_tests(),
         "CELERY_BROKER_URL": redis_broker,
         "SECRET_KEY": settings.SECRET_KEY,
         "DEBUG": "0",

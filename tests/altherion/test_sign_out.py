@@ -2,6 +2,10 @@
 a password changed (Django's session hash), an account closed or deleted, a token revoked or
 regenerated. Nothing of the user is kept between requests (issue 38)."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -112,3 +116,60 @@ def test_a_signed_in_page_reads_its_user_in_one_query(aelis, django_assert_max_n
         assert home(browser).status_code == 200
     table = User._meta.db_table
     assert len([q for q in queries.captured_queries if f'FROM "{table}"' in q["sql"]]) == 1
+
+
+# A second server process: it answers "is this session signed in?" once, waits for a line on its
+# input, then answers again — in between, the test process changes the password.
+WORKER = """
+import sys, django
+django.setup()
+from django.test.utils import setup_test_environment
+setup_test_environment()
+from django.test import Client
+client = Client()
+client.cookies["sessionid"] = sys.argv[1]
+def signed_in():
+    return client.get("/").context["user"].is_authenticated
+print(signed_in(), flush=True)
+sys.stdin.readline()
+print(signed_in(), flush=True)
+"""
+
+
+def test_a_password_changed_in_one_process_signs_the_session_out_in_another(postgres):
+    """Two server processes and no shared cache: the one that did not change the password still
+    signs the old session out at its next request."""
+    from django.conf import settings
+
+    from tests.conftest import BASE_DIR, database_url_for_tests
+
+    aelis = User.objects.create_user("aelis", password=PASSWORD)
+    browser = signed_in(aelis)
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "altherion.settings",
+        "DATABASE_URL": database_url_for_tests(),
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DEBUG": "1",  # static files without a manifest, as the tests'
+        "HTTPS": "0",
+        "REDIS_CACHE_URL": "",
+        "CONN_MAX_AGE": "0",
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-c", WORKER, browser.cookies["sessionid"].value],
+        cwd=BASE_DIR,
+        env=environment,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert worker.stdout.readline().strip() == "True"
+        aelis.set_password("un-autre-secret-solide-43")
+        aelis.save()
+        worker.stdin.write("\n")
+        worker.stdin.flush()
+        assert worker.stdout.readline().strip() == "False"
+    finally:
+        worker.kill()
+        worker.wait()
