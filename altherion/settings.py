@@ -134,8 +134,8 @@ else:
     # request, instead of failing that request.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # A statement run PREPARE_THRESHOLD times on a connection is prepared by psycopg: PostgreSQL
-    # then skips its planning, most of what the sheet probe and the poll cost it (~0.4 ms of
-    # ~0.45). That needs server-side parameters and a connection of one's own: 0 turns it off
+    # then skips its planning, most of what the small hot reads (a membership, new log rows)
+    # cost it. That needs server-side parameters and a connection of one's own: 0 turns it off
     # (Django's default, client-side binding) behind a pooler in transaction mode.
     PREPARE_THRESHOLD = env.int("DB_PREPARE_THRESHOLD", default=5)
     if PREPARE_THRESHOLD > 0:
