@@ -10,13 +10,13 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from altherion.profile import api_token_revoke
 from common.api_errors import ApiErrorSerializer, ApiSchema
 from common.api_fields import TextField
 from common.parsers import JSONParser
-from common.throttles import ScopedRateThrottle
 
 
 class TokenIn(serializers.Serializer):
@@ -72,8 +72,9 @@ class AuthToken(APIView):
     def post(self, request: Request) -> Response:
         serializer = TokenIn(data=request.data)
         serializer.is_valid(raise_exception=True)
+        # A locked-out pair raises LoginLockedOut here (altherion/auth_backends.py).
         user = authenticate(
-            request._request,
+            request,
             username=serializer.validated_data["username"],
             password=serializer.validated_data["password"],
         )

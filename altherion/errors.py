@@ -10,8 +10,6 @@ from django.template import loader
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from common import generations
-
 RETRY_AFTER_SECONDS = 10
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
 UNAVAILABLE = (*DATABASE_UNAVAILABLE, BrokerUnavailable)
@@ -21,7 +19,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     error = sys.exc_info()[1]
     unavailable = isinstance(error, UNAVAILABLE)
     status = 503 if unavailable else 500
-    generations.settle()  # a write whose COMMIT was cut may have been saved: read it again
     if _wants_json(request):
         message = (
             _("Service momentanément indisponible : réessayez dans quelques secondes.")

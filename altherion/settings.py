@@ -128,12 +128,12 @@ else:
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must be a postgres:// URL.")
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-    # A connection PostgreSQL ended (a restart) is dropped at the start of each request and job
-    # by polling its socket (common/db_outage.py), not by CONN_HEALTH_CHECKS' `SELECT 1` each.
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    # A kept connection PostgreSQL has ended (a restart) is replaced at its first use in a
+    # request, instead of failing that request.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # A statement run PREPARE_THRESHOLD times on a connection is prepared by psycopg: PostgreSQL
-    # then skips its planning, most of what the sheet probe and the poll cost it (~0.4 ms of
-    # ~0.45). That needs server-side parameters and a connection of one's own: 0 turns it off
+    # then skips its planning, most of what the small hot reads (a membership, new log rows)
+    # cost it. That needs server-side parameters and a connection of one's own: 0 turns it off
     # (Django's default, client-side binding) behind a pooler in transaction mode.
     PREPARE_THRESHOLD = env.int("DB_PREPARE_THRESHOLD", default=5)
     if PREPARE_THRESHOLD > 0:
@@ -163,13 +163,10 @@ if REDIS_CACHE_URL:
             },
         }
     }
-# The caches kept under counters (common/generations.py: a sheet's probe, a member's campaign,
-# the poll's stamp) are exact only if every process that serves the app reads and moves the same
-# counters: with Redis, or with a single process (bin/serve, the tests). Several processes on
-# their own memory (gunicorn workers without REDIS_CACHE_URL) read the database instead.
+# Read only by the counters' module that issue 38 retires (common/generations.py) and what still
+# uses it until then; it goes with them.
 CACHE_SHARED = env.bool("CACHE_SHARED", default=bool(REDIS_CACHE_URL))
-# A signed-in request reads its session, and its user (CachedUserBackend), from the cache, not the
-# database: the table's poll, every second or two, costs one query ("a member, and what is new").
+# A signed-in request reads its session from the cache (the database when the cache misses).
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -179,10 +176,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # django-axes first: it refuses a login while its username+address pair is locked out. Then
-# Django's model backend, its get_user served from the shared cache.
+# Django's model backend: each request reads its user, so a password changed in any process
+# signs the other sessions out at their next request (the session's hash no longer matches).
 AUTHENTICATION_BACKENDS = [
     "altherion.auth_backends.LoginAttemptsBackend",
-    "altherion.auth_backends.CachedUserBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 # Login brute force: after AXES_FAILURE_LIMIT failures for one username from one address, that
 # pair is locked out for AXES_COOLOFF_MINUTES; a successful login clears its failures.
@@ -282,8 +280,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "altherion.auth_backends.CookieSessionAuthentication",
-        "altherion.auth_backends.CachedTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
@@ -291,18 +289,18 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "common.api_errors.exception_handler",
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "common.negotiation.RememberedNegotiation",
     "DEFAULT_PARSER_CLASSES": [
         "common.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     # Per signed-in user (session or token alike) and per address for anonymous clients, counted
-    # in the default cache (shared through Redis when REDIS_CACHE_URL is set); they let requests
-    # through if that cache is down, so a Redis outage never takes the API down.
+    # in the default cache (shared through Redis when REDIS_CACHE_URL is set). A cache that does
+    # not answer reads as empty (IGNORE_EXCEPTIONS above), so requests go through: a Redis outage
+    # never takes the API down.
     "DEFAULT_THROTTLE_CLASSES": [
-        "common.throttles.UserRateThrottle",
-        "common.throttles.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.AnonRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "user": env.str("API_THROTTLE_USER", default="600/min"),

@@ -39,7 +39,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="altherion.auth_backends.CachedUserBackend")
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request, _("Bienvenue, %(name)s ! Votre compte est créé.") % {"name": user}
         )

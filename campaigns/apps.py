@@ -5,8 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class CampaignsConfig(AppConfig):
     name = "campaigns"
     verbose_name = _("Campagnes")
-
-    def ready(self) -> None:
-        from campaigns import structure  # the registry is ready: models may load
-
-        structure.register()

@@ -1,9 +1,8 @@
 """Who may do what in a campaign: the one policy that pages and the API both use.
 
 A non-member gets 404 for anything in a campaign (its existence is never revealed); members read;
-only the Conteur manages. Removing a membership removes access at once: the table's API, which
-keeps a member's campaign in the cache (campaigns/member_cache.py), reads it again after any change
-to a campaign, a membership or a user.
+only the Conteur manages. Every request asks the database (one indexed query for the membership
+and its campaign), so removing a membership removes access at once.
 """
 
 from functools import wraps
@@ -12,31 +11,19 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
 
-from campaigns import member_cache
 from campaigns.models import Campaign, Membership, Role
-from common.precompiled import Precompiled
 
 ROW_ID_MAX = 2**63 - 1  # a 64-bit key's largest: a larger id names no row
 
-# Every page and API call of a campaign asks it first: compiled once (common/precompiled.py).
-_MEMBERSHIP = Precompiled(
-    lambda campaign_id, user_id: Membership.objects.select_related("campaign").filter(
-        campaign_id=campaign_id, user_id=user_id
-    )[:1],
-    -1,
-    -2,
-)
-
 
 def membership_get(*, user, campaign_id: int) -> Membership | None:
+    """The user's membership of the campaign, its campaign joined in; None for a non-member."""
     if not user.is_authenticated or not 0 < campaign_id <= ROW_ID_MAX:
         return None
-
-    def read() -> Membership | None:
-        found = _MEMBERSHIP.objects(campaign_id, user.pk)
-        return found[0] if found else None
-
-    return member_cache.membership(user_id=user.pk, campaign_id=campaign_id, read=read)
+    found = Membership.objects.select_related("campaign").filter(
+        campaign_id=campaign_id, user_id=user.pk
+    )[:1]
+    return next(iter(found), None)
 
 
 def campaign_get_for_member(*, user, pk: int) -> Campaign:

@@ -10,7 +10,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns import compendium_examples, structure
+from campaigns import compendium_examples
 from campaigns.models import (
     Ability,
     Arc,
@@ -181,9 +181,8 @@ def entry_save(*, entry):
 
 
 def campaign_revision_bump(campaign_id: int) -> None:
-    """The campaign's compendium changed: every page cached for one of its sheets is stale."""
+    """The campaign's compendium changed: a new revision, so every fragment keyed on it is new."""
     Campaign.objects.filter(pk=campaign_id).update(revision=F("revision") + 1)
-    structure.moved()  # an update() sends no signal
 
 
 @transaction.atomic

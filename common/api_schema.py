@@ -4,18 +4,9 @@ request may meet, and the constraints drf-spectacular leaves out of a serializer
 `ApiSchema` (common/api_errors.py) applies them; views only name the headers they take.
 """
 
-from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
-
-
-class CookieSessionScheme(SessionScheme):
-    """The session cookie, documented for the session authentication that a request without
-    the cookie passes at once (altherion/auth_backends.py)."""
-
-    target_class = "altherion.auth_backends.CookieSessionAuthentication"
-
 
 # A version as the sheet's ETag carries it: "12.<what else the representation shows>", or just
 # "12" (a weak W/"12" is read the same). A write compares the version only.

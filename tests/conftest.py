@@ -37,9 +37,6 @@ def pytest_configure(config: pytest.Config) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
-    # One process: its memory cache is shared by every request (servers started as subprocesses
-    # get CACHE_SHARED from their own environment).
-    settings.CACHE_SHARED = True
     # Tasks run in-process unless a test asks for a real worker.
     celery_app.conf.task_always_eager = True
 
@@ -56,15 +53,12 @@ def service_missing(reason: str) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttle_counts():
-    """The API's throttles count requests in the cache: each test starts with none counted, and
-    with no rendered entry kept from another test (whose database reused the ids keys name)."""
+def _fresh_cache():
+    """The API's throttles count requests in the cache, and fragments are kept there under keys
+    naming row ids: each test starts with an empty cache (another test's database reused ids)."""
     from django.core.cache import cache
 
-    from common import content_cache
-
     cache.clear()
-    content_cache.clear_local()
 
 
 # --- personas -------------------------------------------------------------------------------
@@ -120,7 +114,7 @@ def redis_broker():
     return settings.CELERY_BROKER_URL
 
 
-def _database_url_for_tests() -> str:
+def database_url_for_tests() -> str:
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     return (
@@ -135,7 +129,7 @@ def celery_worker(postgres, redis_broker):
     celery_app.control.purge()
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url_for_tests(),
+        "DATABASE_URL": database_url_for_tests(),
         "CELERY_BROKER_URL": redis_broker,
         "SECRET_KEY": settings.SECRET_KEY,
         "DEBUG": "0",
@@ -222,45 +216,13 @@ def campaign(storyteller, player, other_player):
 
 
 @pytest.fixture
-def cache_reads(monkeypatch):
-    """`start()` records, from then on, the keys each read of the default cache asks for: one
-    list per `get` or `get_many` (the local-memory cache's get_many calls its get: one read,
-    counted once)."""
-    from django.core.cache import cache
-
-    def start() -> list[list[str]]:
-        reads: list[list[str]] = []
-        inside = []
-        for name in ("get", "get_many"):
-            original = getattr(cache, name)
-
-            def spy(keys, *args, _original=original, **kwargs):
-                if not inside:
-                    reads.append([keys] if isinstance(keys, str) else list(keys))
-                inside.append(True)
-                try:
-                    return _original(keys, *args, **kwargs)
-                finally:
-                    inside.pop()
-
-            monkeypatch.setattr(cache, name, spy)
-        return reads
-
-    return start
-
-
-@pytest.fixture
 def empty_cache():
     """The shared cache emptied before and after the test (the render caches' tests)."""
     from django.core.cache import cache
 
-    from common import content_cache
-
     cache.clear()
-    content_cache.clear_local()
     yield
     cache.clear()
-    content_cache.clear_local()
 
 
 def redis_caches(url: str) -> dict:

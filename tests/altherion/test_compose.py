@@ -24,7 +24,7 @@ from tests.altherion.test_deploy import (
     server_environment,
     serving,
 )
-from tests.conftest import _database_url_for_tests
+from tests.conftest import database_url_for_tests
 
 COMPOSE_HOSTS = {
     "DATABASE_URL": "postgres",
@@ -155,7 +155,7 @@ def _local_services(environment: dict[str, str], broker: str) -> dict[str, str]:
     cache = urlsplit(broker)._replace(path="/14").geturl()
     return {
         **environment,
-        "DATABASE_URL": _database_url_for_tests(),
+        "DATABASE_URL": database_url_for_tests(),
         "CELERY_BROKER_URL": broker,
         "REDIS_CACHE_URL": cache,
     }
