@@ -148,6 +148,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # process's memory. A cache that does not answer is a miss, never an error (IGNORE_EXCEPTIONS):
 # sessions are then read from the database and throttles let requests through.
 REDIS_CACHE_URL = env.str("REDIS_CACHE_URL", default="")
+# Cached fragments and API bodies are keyed on the rows' versions, not on the code: a deploy that
+# changes a template sets RELEASE (e.g. the commit) so it never serves the former release's HTML.
+CACHE_KEY_PREFIX = env.str("RELEASE", default="")
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "KEY_PREFIX": CACHE_KEY_PREFIX,
+    }
+}
 if REDIS_CACHE_URL:
     if not REDIS_CACHE_URL.startswith(("redis://", "rediss://")):
         raise ImproperlyConfigured("REDIS_CACHE_URL must be a redis:// URL.")
@@ -155,6 +164,7 @@ if REDIS_CACHE_URL:
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_CACHE_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
             "OPTIONS": {
                 "SOCKET_CONNECT_TIMEOUT": 1,
                 "SOCKET_TIMEOUT": 1,
@@ -163,9 +173,6 @@ if REDIS_CACHE_URL:
             },
         }
     }
-# Read only by the counters' module that issue 38 retires (common/generations.py) and what still
-# uses it until then; it goes with them.
-CACHE_SHARED = env.bool("CACHE_SHARED", default=bool(REDIS_CACHE_URL))
 # A signed-in request reads its session from the cache (the database when the cache misses).
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 

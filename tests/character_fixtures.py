@@ -81,19 +81,3 @@ def creation_data(compendium):
         "assets": [compendium["asset"].pk],
         "flaws": [],
     }
-
-
-@pytest.fixture
-def drawn_parts(monkeypatch) -> list[str]:
-    """The names of the sheet's parts drawn from now on (`sheet_parts.render_parts`), in order."""
-    from characters import sheet_parts
-
-    drawn = []
-    render_parts = sheet_parts.render_parts
-
-    def counted(request, character, names, derived):
-        drawn.extend(names)
-        return render_parts(request, character, names, derived)
-
-    monkeypatch.setattr(sheet_parts, "render_parts", counted)
-    return drawn
