@@ -45,6 +45,9 @@ lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	@# Documented framework APIs only, HTML in templates, no module cycles (the product's checker,
+	@# beside the checkout in ../shared when it is there).
+	@if [ -x ../shared/bin/plain-django-check ]; then ../shared/bin/plain-django-check; fi
 
 format: install-dev
 	$(VENV)/bin/ruff check --fix .
