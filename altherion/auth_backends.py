@@ -68,8 +68,3 @@ def refuse_locked_out_api_login(sender, request, **kwargs) -> None:
     the login form is answered by the middleware (`lockout_response`)."""
     if isinstance(request, Request):
         raise LoginLockedOut()
-
-
-def user_cache_key(user_id) -> str:
-    """Kept only for altherion/idle_poll.py until it leaves (issue 38): nothing caches users."""
-    return f"auth-user:{user_id}"
