@@ -34,7 +34,7 @@ def test_a_repeated_read_takes_its_body_from_the_cache(
     client.force_login(player)
     first = body(client, character)  # sets the CSRF cookie: an editor's body is kept per cookie
     first = body(client, character)
-    with django_assert_max_num_queries(2):  # the character, the viewer's membership
+    with django_assert_max_num_queries(3):  # the signed-in user, the character, the membership
         again = body(client, character)
     assert unmasked(again) == unmasked(first) and "Aelis" in again
 
@@ -226,7 +226,7 @@ def test_a_readers_page_carries_no_form_and_is_kept_for_every_reader(
     client.force_login(other_player)
     first = body(client, character)  # no CSRF cookie needed: a reader's body has no form
     assert "csrfmiddlewaretoken" not in first.split('class="sheet"')[1]
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(3):  # the signed-in user, the character, the membership
         assert unmasked(body(client, character)) == unmasked(first)
 
 
