@@ -1,7 +1,7 @@
 """The character REST API: the same selectors, services and version checks as the pages.
 
 Every sheet carries a version, sent in the `ETag` of its detail (`"<version>.<fingerprint>"`, the
-fingerprint naming what else the representation shows: `sheet_tag`). A read whose If-None-Match
+fingerprint naming what else the representation shows: `api_detail.sheet_tag`). A read whose If-None-Match
 names it gets a 304; a detail's JSON is kept in Django's cache under that tag. A write says
 which version it was read at, with that tag (or `"<version>"`) in If-Match, or a `version` field;
 a stale write of a field someone else changed in the meantime is refused — 412 (If-Match) or 409
@@ -13,20 +13,16 @@ is left to do that could fail and answer an error for a change that was saved (i
 
 from __future__ import annotations
 
-import hashlib
 import inspect
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
-from django.http import Http404, HttpResponse
-from django.utils.translation import get_language
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -36,14 +32,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.decorators import api_view, parser_classes, schema
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 
 from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
-from characters import condition, creation, selectors, services
+from characters import api_detail, condition, creation, selectors, services
 from characters import serializers as s
 from characters.api_docs import IF_MATCH, IF_MATCH_REQUIRED, description
 from characters.models import Character, SkillKind
@@ -168,50 +163,7 @@ def _sheet(character, *, status_code: int = 200, extra: dict | None = None) -> R
     data = s.character_out(selectors.character_load_rows(character))
     body = {**(extra or {}), "character": data} if extra else data
     response = Response(body, status=status_code)
-    response["ETag"] = sheet_tag(character)
-    return response
-
-
-# A kept detail is never stale (its key names the versions it shows): the timeout only frees room.
-DETAIL_CACHE_TIMEOUT = 24 * 3600
-
-
-def sheet_tag(character) -> str:
-    """The `ETag` of a sheet as this viewer sees it: its version, then a digest of what else the
-    JSON shows — the compendium's revision (entry names), the owner, the private notes or not,
-    the language. In If-Match it still says the version it was read at."""
-    rights = "private" if character.can_see_private else "public"
-    shown = f"{character.campaign.revision}:{character.owner_id}:{rights}:{get_language()}"
-    return f'"{character.version}.{hashlib.sha256(shown.encode()).hexdigest()[:12]}"'
-
-
-def _not_modified(request: Request, tag: str) -> bool:
-    """Whether the client's `If-None-Match` already names this representation (weak or strong)."""
-    header = request.headers.get("If-None-Match", "")
-    sent = {part.strip().removeprefix("W/") for part in header.split(",")}
-    return tag in sent or "*" in sent
-
-
-def _cached_detail(request: Request, pk: int) -> Response | HttpResponse:
-    """GET: 304 when the client holds this representation, else its JSON, kept in the cache under
-    its tag (as it is sent to a JSON client, decoded for the browsable API)."""
-    character = selectors.character_get_for_sheet(user=request.user, pk=pk)
-    tag = sheet_tag(character)
-    if _not_modified(request, tag):
-        response = Response(status=status.HTTP_304_NOT_MODIFIED)
-    else:
-        body = cache.get_or_set(
-            f"api-sheet:{pk}:{tag.strip(chr(34))}",
-            lambda: JSONRenderer().render(
-                s.character_out(selectors.character_load_rows(character))
-            ),
-            DETAIL_CACHE_TIMEOUT,
-        )
-        if isinstance(getattr(request, "accepted_renderer", None), JSONRenderer):
-            response = HttpResponse(body, content_type="application/json")
-        else:
-            response = Response(json.loads(body))
-    response["ETag"] = tag
+    response["ETag"] = api_detail.sheet_tag(character)
     return response
 
 
@@ -352,7 +304,7 @@ def character_detail(request: Request, pk: int) -> Response:
     change fields, with If-Match or `version`. DELETE: the owner or the Conteur removes the
     character."""
     if request.method == "GET":
-        return _cached_detail(request, pk)
+        return api_detail.cached_detail(request, pk)
     if request.method == "DELETE":
         services.character_delete(character=_editor(request, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
