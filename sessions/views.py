@@ -289,10 +289,12 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     are triggered when the Moral or the fight moved.
 
     A page open for hours asks every second or two and almost always nothing is new: the
-    membership (one query) and the entries after the cursor (one query on the (campaign, id)
-    index) answer that."""
-    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    membership and whether the log moved since the cursor answer that in one statement
+    (`selectors.member_log_moved`); only then are the entries this member may see read."""
     after = _int(request.GET.get("after")) or 0
+    if selectors.member_log_moved(user=request.user, campaign_id=pk, after=after) is False:
+        return _nothing_new(after)
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
     events = selectors.events_for_user(
         campaign=campaign,
         user=request.user,
@@ -301,9 +303,7 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         limit=selectors.POLL_LIMIT,
     )
     if not events:
-        response = HttpResponse(status=204)
-        response["X-Table-Cursor"] = str(after)
-        return response
+        return _nothing_new(after)
     decorate(events, campaign)
     context = {
         "campaign": campaign,
@@ -318,6 +318,12 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         response = trigger_client_event(response, MORALE_CHANGED)
     if combat_selectors.has_combat_event(events):
         response = trigger_client_event(response, combat_selectors.COMBAT_CHANGED)
+    return response
+
+
+def _nothing_new(after: int) -> HttpResponse:
+    response = HttpResponse(status=204)
+    response["X-Table-Cursor"] = str(after)
     return response
 
 

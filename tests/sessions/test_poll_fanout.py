@@ -32,7 +32,7 @@ def poll(browser, campaign, after, **query):
     return browser.get(url("poll", campaign), {"after": after, **query}, **HX)
 
 
-def test_every_page_gets_the_same_new_row_in_three_queries(
+def test_every_page_gets_the_same_new_row_in_four_queries(
     player, other_player, aelis, brann, campaign, page, django_assert_max_num_queries
 ):
     cursor = stored_roll(campaign, player, aelis).events.get().pk
@@ -40,8 +40,8 @@ def test_every_page_gets_the_same_new_row_in_three_queries(
     first = poll(page(player), campaign, cursor)
     answers = []
     for browser in [page(other_player), page(player)]:  # each page signed in beforehand
-        # The user, the membership, the new entries with what their rows show.
-        with django_assert_max_num_queries(3):
+        # The user, whether the log moved, the membership, the new entries and what they show.
+        with django_assert_max_num_queries(4):
             answers.append(poll(browser, campaign, cursor))
     assert [a.content for a in answers] == [first.content, first.content]
     assert all(a["X-Table-Cursor"] == str(new) for a in answers)
@@ -57,7 +57,7 @@ def test_a_secret_roll_is_an_idle_poll_for_the_other_players(
     storyteller_rows = poll(page(storyteller), campaign, cursor).content.decode()
     roller_rows = poll(page(player), campaign, cursor).content.decode()
     other = page(other_player)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         answer = poll(other, campaign, cursor)
     assert answer.status_code == 204 and answer["X-Table-Cursor"] == str(cursor)
     secret_id, hidden_id = secret.events.get().pk, hidden.events.get().pk
@@ -76,8 +76,8 @@ def test_the_storytellers_pages_share_the_rows_with_controls_but_not_the_token(
     tokens = []
     for _ in range(2):
         browser = page(storyteller)  # signed in before the count
-        # The user, the membership, the new entries and the group the controls name.
-        with django_assert_max_num_queries(4):
+        # The user, whether the log moved, the membership, the entries, the controls' group.
+        with django_assert_max_num_queries(5):
             rows = poll(browser, campaign, cursor).content.decode()
         assert "+1 Fortune" in rows and "Brann" in rows
         tokens.append(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', rows).group(1))
