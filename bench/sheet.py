@@ -269,6 +269,23 @@ def in_rounds(port: int, targets: list[tuple]) -> dict[str, dict[str, float]]:
     }
 
 
+def browser_cookies(port: int, seed: dict) -> str:
+    """The cookies a browser sends once it has opened the sheet: its session, and the CSRF
+    cookie the first page set (the sheet's forms carry a token made from it)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    session = f"sessionid={seed['session']}"
+    conn.request("GET", f"/characters/{seed['character']}/", headers={"Cookie": session})
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    csrf = [
+        value.split(";", 1)[0]
+        for name, value in answer.getheaders()
+        if name.lower() == "set-cookie" and value.startswith("csrftoken=")
+    ]
+    return "; ".join([session, *csrf])
+
+
 def main() -> int:
     env = environment()
     recreate_database()
@@ -301,7 +318,7 @@ def main() -> int:
     )
     try:
         wait_until_up(port, gunicorn)
-        cookie = {"Cookie": f"sessionid={seed['session']}"}
+        cookie = {"Cookie": browser_cookies(port, seed)}
         targets = [
             ("floor (minimal view)", "/bench/floor", cookie),
             ("sheet page", f"/characters/{seed['character']}/", cookie),
