@@ -39,6 +39,16 @@ def _player_visible_q(user, prefix: str = "") -> Q:
     return Q(visibility=Visibility.PUBLIC) | Q(visibility=Visibility.STORYTELLER, **{actor: user})
 
 
+# What a log row shows of its character (its name; its version keys the row's cached fragment):
+# the sheet's other columns stay unread, a character row being several times a log row's width.
+CHARACTER_SHOWN = {"id", "name", "version", "owner", "campaign"}
+CHARACTER_UNREAD = [
+    f"character__{field.name}"
+    for field in Character._meta.concrete_fields
+    if field.name not in CHARACTER_SHOWN
+]
+
+
 def events_for_user(
     *,
     campaign: Campaign,
@@ -61,9 +71,10 @@ def events_for_user(
         # The poll: the oldest new ones first, so a long absence is caught up in order, `limit`
         # at a time; the (campaign, id) index answers "nothing new" without reading a row.
         events = events.filter(id__gt=after).order_by("id")
-        events = events.select_related("roll", "actor", "character")
+        events = events.select_related("roll", "actor", "character").defer(*CHARACTER_UNREAD)
         return list(reversed(events[:limit]))
-    events = events.select_related("roll", "actor", "character").order_by("-id")
+    events = events.select_related("roll", "actor", "character").defer(*CHARACTER_UNREAD)
+    events = events.order_by("-id")
     return list(events[:limit])
 
 
