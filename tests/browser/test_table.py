@@ -233,9 +233,6 @@ def test_fortune_asked_by_a_player_is_accepted_by_the_conteur_and_fatalite_spent
     conteur = new_page()
     log_in(conteur, "conteur")
     conteur.goto(table)
-    for width, height in ((1280, 900), (390, 844)):
-        conteur.set_viewport_size({"width": width, "height": height})
-        conteur.locator("#morale-panel").screenshot(path=f"/tmp/fortune-{width}.png")
     conteur.get_by_role("button", name="Accepter").click()
     conteur.locator(".fortune-requests").wait_for(state="detached")
     # The poll brings the answer's line, and the panel is drawn again once more: then type.
@@ -251,10 +248,6 @@ def test_fortune_asked_by_a_player_is_accepted_by_the_conteur_and_fatalite_spent
     seconds_until(joueur.locator(".log-row").get_by_text("Le Conteur dépense 1 Fatalité"), 4)
     # The log row comes first; the Moral panel is fetched again right after it.
     expect(joueur.locator('[data-personal="fortune"]').first).to_have_text("1", timeout=4000)
-    joueur.set_viewport_size({"width": 390, "height": 844})
-    # The panel may still be swapped by the fetch that drew it: shoot it once the page is idle.
-    joueur.wait_for_load_state("networkidle")
-    joueur.locator("#morale-panel").screenshot(path="/tmp/fortune-player-390.png")
 
 
 def test_a_widened_critical_range_moves_the_odds_before_the_roll(new_page, campaign, player):
