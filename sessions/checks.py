@@ -157,7 +157,7 @@ def characteristic_value(character: Character, key: str) -> int:
     return rules_sheet.row_score(chars, key)
 
 
-def _gauge(character: Character, name: str) -> Gauge:
+def sheet_gauge(character: Character, name: str) -> Gauge:
     """One gauge of the sheet as the rules engine sees it (§3)."""
     return Gauge(
         maximum=rules_sheet.gauge_maximum(
@@ -173,7 +173,7 @@ def _gauge(character: Character, name: str) -> Gauge:
 
 def is_discouraged(character: Character) -> bool:
     """Découragement: Confiance collapsed (§8), computed by the rules engine."""
-    return rules_states.gauge_collapsed(_gauge(character, "confidence"))
+    return rules_states.gauge_collapsed(sheet_gauge(character, "confidence"))
 
 
 def _state(character: Character | None) -> str | None:
@@ -192,7 +192,7 @@ def condition_of(character: Character) -> rules_states.Condition:
         agony_locked=character.agony_locked,
         state=_state(character),
         discouraged=is_discouraged(character),
-        gauges={name: _gauge(character, name) for name in reference.GAUGES},
+        gauges={name: sheet_gauge(character, name) for name in reference.GAUGES},
     )
 
 

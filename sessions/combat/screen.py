@@ -28,6 +28,7 @@ from rules import sheet as rules_sheet
 from rules import states as rules_states
 from rules.gauges import Gauge
 from sessions import selectors
+from sessions.checks import sheet_gauge
 from sessions.combat.harm import npc_gauges
 from sessions.models import Combatant, CombatantStatus, Encounter, EncounterStatus, TableEvent
 from sessions.table_access import table_login_required
@@ -107,20 +108,6 @@ class Screen:
         return self.encounter.status == EncounterStatus.ENDED
 
 
-def _sheet_gauge(character, name: str) -> Gauge:
-    """A gauge of the sheet, its maximum by the rules (§3), as sessions.checks reads it."""
-    return Gauge(
-        maximum=rules_sheet.gauge_maximum(
-            getattr(character, f"premice_{name}"), character.exaltation
-        ),
-        current=getattr(character, f"{name}_current"),
-        scars=getattr(character, f"{name}_scars"),
-        ephemeral=getattr(character, f"{name}_ephemeral"),
-        stabilised=getattr(character, f"{name}_stabilised"),
-        peril=getattr(character, f"{name}_peril"),
-    )
-
-
 def _row(combatant: Combatant, labels: dict[str, str]) -> ScreenRow:
     character = combatant.character
     if character is None:
@@ -138,7 +125,7 @@ def _row(combatant: Combatant, labels: dict[str, str]) -> ScreenRow:
     state = character.special_state
     return ScreenRow(
         combatant=combatant,
-        gauges=[GaugeCell(g, labels[g], _sheet_gauge(character, g)) for g in reference.GAUGES],
+        gauges=[GaugeCell(g, labels[g], sheet_gauge(character, g)) for g in reference.GAUGES],
         agony=character.agony,
         aggravation=character.aggravation,
         fragility=character.fragility,
