@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from characters import selectors
 from characters import serializers as s
+from common.conditional import etag_matches
 
 # A kept detail is never stale (its key names the versions it shows): the timeout only frees room.
 DETAIL_CACHE_TIMEOUT = 24 * 3600
@@ -31,19 +32,12 @@ def sheet_tag(character) -> str:
     return f'"{character.version}.{hashlib.sha256(shown.encode()).hexdigest()[:12]}"'
 
 
-def not_modified(request: Request, tag: str) -> bool:
-    """Whether the client's `If-None-Match` already names this representation (weak or strong)."""
-    header = request.headers.get("If-None-Match", "")
-    sent = {part.strip().removeprefix("W/") for part in header.split(",")}
-    return tag in sent or "*" in sent
-
-
 def cached_detail(request: Request, pk: int) -> Response | HttpResponse:
     """GET: 304 when the client holds this representation, else its JSON, kept in the cache under
     its tag (as it is sent to a JSON client, decoded for the browsable API)."""
     character = selectors.character_get_for_sheet(user=request.user, pk=pk)
     tag = sheet_tag(character)
-    if not_modified(request, tag):
+    if etag_matches(request, tag):
         response = Response(status=status.HTTP_304_NOT_MODIFIED)
     else:
         body = cache.get_or_set(

@@ -25,6 +25,7 @@ from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
+from common.conditional import etag_matches
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
@@ -176,13 +177,6 @@ def roll_etag(roll: Roll) -> str:
     roller = roll.rolled_by.get_username() if roll.rolled_by_id else ""
     shown = f"{len(roll.consequences)}.{character_version}.{roller}"
     return f'"{roll.pk}.{hashlib.sha256(shown.encode()).hexdigest()[:16]}"'
-
-
-def etag_matches(request: Request, etag: str) -> bool:
-    """Whether the client's `If-None-Match` names `etag` (a weak comparison, as for a GET)."""
-    sent = request.headers.get("If-None-Match", "")
-    tags = {tag.strip().removeprefix("W/") for tag in sent.split(",")}
-    return "*" in tags or etag in tags
 
 
 class RollDetail(TableView):
