@@ -330,6 +330,22 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Live pages (docs/architecture.md#live-pages): each open page holds a Server-Sent Events stream.
+# Writes publish after their commit on Redis pub/sub (REDIS_URL, else the broker's Redis), so any
+# web process or worker reaches every page; without Redis, within the one process (embedded).
+_broker = env.str("CELERY_BROKER_URL", default="")
+PUSH_REDIS_URL = env.str(
+    "REDIS_URL", default=_broker if _broker.startswith(("redis://", "rediss://")) else ""
+)
+# Channels are named for the database: two deployments sharing a Redis never hear each other.
+PUSH_PREFIX = "altherion:" + str(DATABASES["default"]["NAME"]).replace(":", "_")
+# Pages open a stream (off where the server cannot stream: the test suite's in-process server).
+LIVE_PUSH = env.bool("LIVE_PUSH", default=True)
+# How often a page asks instead while its stream is down (or when LIVE_PUSH is off).
+LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=10.0)
+# A comment line this often keeps proxies from closing a quiet stream, and finds closed pages.
+LIVE_HEARTBEAT_SECONDS = 15.0
+
 # Celery: a real broker when CELERY_BROKER_URL is set, otherwise tasks run in-process.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

@@ -8,6 +8,7 @@ import campaigns.urls
 from altherion import account_data, account_delete, campaign_pages, profile, views
 from altherion.account_forms import LoginForm, PasswordResetMailForm
 from common import api_errors
+from sessions import stream
 
 PASSWORD_RESET_DAYS = settings.PASSWORD_RESET_TIMEOUT // (24 * 60 * 60)
 
@@ -29,6 +30,7 @@ urlpatterns = [
     path("", include("characters.urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("live/", stream.page_stream, name="live"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", views.signup, name="signup"),
     path(

@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class CampaignsConfig(AppConfig):
     name = "campaigns"
     verbose_name = _("Campagnes")
+
+    def ready(self) -> None:
+        from campaigns import live  # the registry is ready: models may load
+
+        live.connect()

@@ -31,6 +31,7 @@ from characters.models import (
     CharacterSkill,
     SkillKind,
 )
+from common import push
 from rules import reference
 from rules.errors import RuleError
 
@@ -214,7 +215,17 @@ def character_record_changes(
     character.updated_by = by
     character.save(update_fields=[*update_fields, "version", "updated_by", "updated_at"])
     CharacterChange.objects.bulk_create(_history(character, changes, by=by, action=action))
+    _publish_version(character)
     return character
+
+
+def _publish_version(character: Character) -> None:
+    """Tell the sheet's open pages (another tab, another player) that it has a new version."""
+    if character.campaign_id is not None:
+        push.publish_on_commit(
+            push.campaign_channel(character.campaign_id),
+            {"type": "sheet", "character": character.pk, "version": character.version},
+        )
 
 
 def characters_record_changes(
@@ -240,6 +251,8 @@ def characters_record_changes(
     columns = {*update_fields, "version", "updated_by", "updated_at"}
     Character.objects.bulk_update(changed, sorted(columns))
     CharacterChange.objects.bulk_create(history)
+    for character in changed:
+        _publish_version(character)
 
 
 def _history(character: Character, changes: dict[str, tuple[Any, Any]], *, by, action: str):

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
+from campaigns.live import notify
 from campaigns.models import Campaign, Notification
 from characters import sheet
 from characters.models import Character, CharacterSkill
@@ -297,7 +298,7 @@ def _save(run: _Run, *, by) -> None:
             run.trainings, ["status", "days_done", "finished_at", "finished_day"]
         )
     XpEntry.objects.bulk_create(run.entries, ignore_conflicts=True)
-    Notification.objects.bulk_create(run.notes, ignore_conflicts=True)
+    notify(run.notes)
 
 
 def _finish(advance: Advance, ellipse: Ellipse, run: _Run, *, days: int, ends: bool) -> None:

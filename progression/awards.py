@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from campaigns import services as campaign_services
+from campaigns.live import notify
 from campaigns.models import Arc, ArcCloses, ArcStatus, Membership, Notification, Role
 from characters.models import Character
 from characters.services import characters_lock, rule_error_to_validation_error
@@ -245,7 +246,7 @@ def _pay_chunk(
             entries.append(_award_entry(arc, character, result, revision=revision, delta=delta))
             notes.append(_award_notification(arc, character, revision=revision, delta=delta))
         XpEntry.objects.bulk_create(entries, ignore_conflicts=True)
-        Notification.objects.bulk_create(notes, ignore_conflicts=True)
+        notify(notes)
         ArcAward.objects.filter(pk=award_id, revision=revision).update(
             paid=Greatest(F("paid"), Value(paid)), heartbeat_at=timezone.now()
         )
@@ -315,4 +316,4 @@ def _notify_storyteller(arc: Arc, *, key: str, paid_to: int) -> None:
         % {"title": arc.title, "n": paid_to},
         link=reverse("progression:arc_experience", args=[arc.campaign_id, arc.pk]),
     )
-    Notification.objects.bulk_create([notification], ignore_conflicts=True)
+    notify([notification])

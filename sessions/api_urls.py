@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from sessions import api
+from sessions import api, stream
 from sessions.combat import api_urls as combat_api_urls
 
 app_name = "sessions_api"
@@ -17,6 +17,7 @@ urlpatterns = [
         name="play-session-detail",
     ),
     path(IN_CAMPAIGN + "rolls/", api.RollList.as_view(), name="roll-list"),
+    path(IN_CAMPAIGN + "stream/", stream.api_stream, name="stream"),
     path(IN_CAMPAIGN + "rolls/<int:pk>/", api.RollDetail.as_view(), name="roll-detail"),
     path(
         IN_CAMPAIGN + "rolls/<int:pk>/consequences/",

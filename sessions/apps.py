@@ -10,6 +10,7 @@ class SessionsConfig(AppConfig):
     verbose_name = _("Séances et table")
 
     def ready(self) -> None:
-        from sessions import injury_rest  # the registry is ready: models may load
+        from sessions import injury_rest, live  # the registry is ready: models may load
 
         injury_rest.register()
+        live.connect()

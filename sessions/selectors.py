@@ -34,9 +34,22 @@ def visible_q(*, campaign: Campaign, user, prefix: str = "") -> Q:
     return Q() if is_storyteller(campaign) else _player_visible_q(user, prefix)
 
 
+# Who sees a row of the log, said twice side by side: as a filter (pages, poll, API) and as the
+# players a pushed row goes to. The Conteur sees every row; a player, the public ones and the
+# secret rolls they made; a hidden row (a hidden NPC's) only the Conteur.
 def _player_visible_q(user, prefix: str = "") -> Q:
     actor = "rolled_by" if prefix == "roll" else "actor"
-    return Q(visibility=Visibility.PUBLIC) | Q(visibility=Visibility.STORYTELLER, **{actor: user})
+    mine = {f"{actor}_id": user.pk}
+    return Q(visibility=Visibility.PUBLIC) | Q(visibility=Visibility.STORYTELLER, **mine)
+
+
+def players_who_see(event: TableEvent) -> str | list[int]:
+    """The players (user ids) who see `event` besides the Conteur, or "all"."""
+    if event.visibility == Visibility.PUBLIC:
+        return "all"
+    if event.visibility == Visibility.STORYTELLER and event.actor_id is not None:
+        return [event.actor_id]
+    return []
 
 
 # What a log row shows of its character (its name; its version keys the row's cached fragment):

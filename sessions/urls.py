@@ -6,7 +6,7 @@ refused by that one prefix, not by each of these patterns in turn."""
 from django.urls import path
 
 from common import converters  # noqa: F401 (registers <rowid:…>)
-from sessions import session_views, views
+from sessions import session_views, stream, views
 from sessions.combat import urls as combat_urls
 
 app_name = "sessions"
@@ -28,6 +28,7 @@ urlpatterns = [
     path(table + "odds/", views.table_odds, name="odds"),
     path(table + "rolls/", views.roll_create, name="roll"),
     path(table + "poll/", views.table_poll, name="poll"),
+    path("live/", stream.page_stream, name="stream"),
     path(table + "morale/", views.morale_panel, name="morale"),
     path(table + "morale/act/", views.morale_action, name="morale_act"),
     path(table + "morale/fate/", views.fate_spend, name="fate_spend"),

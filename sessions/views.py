@@ -29,7 +29,6 @@ from rules.odds import check_odds
 from sessions import fortune, selectors, services
 from sessions.checks import check_prepare
 from sessions.combat import selectors as combat_selectors
-from sessions.consequences import consequences_available
 from sessions.forms import (
     ConsequenceForm,
     FateSpendForm,
@@ -40,6 +39,7 @@ from sessions.forms import (
     fresh_key,
 )
 from sessions.injuries import open_injuries_in, roller_injuries
+from sessions.log_rows import decorate, group_if_needed
 from sessions.models import PlaySession, TableEvent, TableEventKind
 from sessions.morale import group_of
 from sessions.table_access import MORALE_CHANGED, POLL_NOW, table_login_required
@@ -74,18 +74,6 @@ def _roll_form(request, campaign, characters, data=None, initial=None, injuries=
         storyteller=is_storyteller(campaign),
         injuries=selectors.hindering_injuries(characters) if injuries is None else injuries,
     )
-
-
-def decorate(events: list[TableEvent], campaign: Campaign) -> list[TableEvent]:
-    """Attach what a row shows besides the event: the consequences still open (Conteur only)."""
-    storyteller = is_storyteller(campaign)
-    for event in events:
-        event.available = (
-            consequences_available(event.roll)
-            if storyteller and event.kind == TableEventKind.ROLL and event.roll is not None
-            else []
-        )
-    return events
 
 
 def _odds_context(form: RollForm, characters) -> dict:
@@ -125,7 +113,7 @@ def table_page(request: HtmxHttpRequest, pk: int, session_pk: int | None = None)
     wounds = open_injuries_in(campaign.pk, {c.pk for c in characters} | {c.pk for c in group})
     injuries = selectors.hindering_injuries(characters, wounds)
     form, odds_form = _page_roll_forms(request, campaign, characters, injuries)
-    decorate(events, campaign)
+    decorate(events, storyteller=is_storyteller(campaign))
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
@@ -255,7 +243,7 @@ def roll_create(request: HtmxHttpRequest, pk: int, session_pk: int | None = None
         request,
         "sessions/_roll_row.html",
         {
-            "event": decorate([event], campaign)[0],
+            "event": decorate([event], storyteller=is_storyteller(campaign))[0],
             "campaign": campaign,
             "is_storyteller": is_storyteller(campaign),
             "group": selectors.player_characters(campaign),  # read only by the Conteur's form
@@ -304,13 +292,13 @@ def table_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     if not events:
         return _nothing_new(after)
-    decorate(events, campaign)
+    decorate(events, storyteller=is_storyteller(campaign))
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
         "events": events,
         # The victims a critical's control offers: read only when the Conteur has one to apply.
-        "group": _group_if_needed(campaign, events),
+        "group": group_if_needed(campaign, events),
     }
     response = render(request, "sessions/page.html#log-rows", context)
     response["X-Table-Cursor"] = str(events[0].pk)
@@ -325,12 +313,6 @@ def _nothing_new(after: int) -> HttpResponse:
     response = HttpResponse(status=204)
     response["X-Table-Cursor"] = str(after)
     return response
-
-
-def _group_if_needed(campaign: Campaign, events: list[TableEvent]) -> list:
-    if any(event.available for event in events):
-        return list(selectors.player_characters(campaign))
-    return []
 
 
 @table_login_required
@@ -478,7 +460,7 @@ def consequence_apply(request: HtmxHttpRequest, pk: int, roll_pk: int) -> HttpRe
         request,
         "sessions/_roll_row.html",
         {
-            "event": decorate([event], campaign)[0],
+            "event": decorate([event], storyteller=is_storyteller(campaign))[0],
             "campaign": campaign,
             "is_storyteller": is_storyteller(campaign),
             "group": list(selectors.player_characters(campaign)),

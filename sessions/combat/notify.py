@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns.live import notify
 from campaigns.models import Notification
 from sessions.models import Combatant, Encounter
 
@@ -28,7 +29,7 @@ def turn_notify(encounter: Encounter, combatant: Combatant, number: int, by) -> 
         "name": character.name if number == 1 else f"{character.name} ({number}ᵉ action)",
         "round": encounter.round,
     }
-    Notification.objects.bulk_create(
+    notify(
         [
             Notification(
                 user_id=character.owner_id,
@@ -38,6 +39,5 @@ def turn_notify(encounter: Encounter, combatant: Combatant, number: int, by) -> 
                 text=text,
                 link=reverse("sessions:table", args=[encounter.campaign_id]) + "#combat-tracker",
             )
-        ],
-        ignore_conflicts=True,
+        ]
     )
