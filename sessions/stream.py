@@ -185,17 +185,20 @@ async def _forward(viewer: Viewer, message: dict) -> str:
 
 
 def _row(viewer: Viewer, message: dict) -> str:
-    if viewer.after is None or not viewer.sees(message):
+    """A new row for its viewers (the row itself only on pages that show the log, within their
+    filter), and the panels it changes; nothing at all for anyone else."""
+    if not viewer.sees(message):
         return ""
+    signals = "".join(sse(name, "{}" if viewer.api else "") for name in message["signals"])
+    if viewer.after is None:
+        return signals
     if viewer.character is not None and message["character"] != viewer.character:
-        return ""
+        return signals
     viewer.after = max(viewer.after, message["id"])
     if viewer.api:
-        chunk = sse("log", json.dumps(message["data"]), message["id"])
-    else:
-        version = "storyteller" if viewer.storyteller else "player"
-        chunk = sse("row", message["html"][version], message["id"])
-    return chunk + "".join(sse(name, "{}" if viewer.api else "") for name in message["signals"])
+        return sse("log", json.dumps(message["data"]), message["id"]) + signals
+    version = "storyteller" if viewer.storyteller else "player"
+    return sse("row", message["html"][version], message["id"]) + signals
 
 
 async def _catch_up(viewer: Viewer) -> str:

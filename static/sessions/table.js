@@ -1,4 +1,4 @@
-// The table page: the poll's cursor, de-duplicated rows and a bounded live log; where focus goes
+// The table page: the log's cursor (pushed rows, or the poll while the stream is down), de-duplicated rows and a bounded live log; where focus goes
 // when htmx replaces what held it; what a screen reader hears of new rows and of the Moral.
 // Loaded as a static file (the CSP forbids inline scripts); htmx does the requests.
 (function () {
@@ -387,6 +387,27 @@
     rows = list.querySelectorAll("li[data-event-id]");
     for (var i = rows.length - 1; i >= MAX_ROWS; i--) { rows[i].remove(); }
   }
+
+  // Rows pushed by the stream: htmx's SSE extension puts each at the top of the log; they are
+  // announced like the poll's, and move the cursor the fallback poll and a reconnection use.
+  var seenBeforePush = null;
+  document.body.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    if (evt.target === log()) { seenBeforePush = rowIds(); }
+  });
+  document.body.addEventListener("htmx:sseMessage", function (evt) {
+    var list = log();
+    if (!list || evt.target !== list) { return; }
+    var seen = seenBeforePush || {};
+    seenBeforePush = null;
+    dedupe();
+    var fresh = [];
+    list.querySelectorAll("li[data-event-id]").forEach(function (row) {
+      if (!seen[row.dataset.eventId]) { fresh.push(row); }
+    });
+    announceRows(fresh);
+    advance(evt.detail && evt.detail.lastEventId);
+    htmx.trigger(document.body, "live-cursor", { cursor: cursor() });
+  });
 
   // After « Lancer » the button is disabled during the request (hx-disabled-elt), so focus has
   // already left it: it goes to the result under the form, or to what the form says is wrong.
