@@ -5,14 +5,21 @@ hub); `test_stream_redis.py` goes through Redis across processes."""
 
 import asyncio
 import contextlib
+import json
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient
+from rest_framework.authtoken.models import Token
 
-from campaigns.models import Membership
+from campaigns.live import notify
+from campaigns.models import Membership, Notification
+from campaigns.policy import campaign_get_for_member
+from characters.services import character_update
 from sessions.models import Visibility
+from sessions.selectors import events_for_user, players_who_see
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
+from tests.sessions.fixtures import make_hero
 from tests.sessions.test_views import stored_roll
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -149,3 +156,128 @@ def test_a_non_member_gets_404(outsider, campaign):
         return await client.get(live(campaign))
 
     assert run().status_code == 404
+
+
+def test_a_filtered_log_gets_only_its_character_rows_but_every_panel_signal(
+    player, other_player, aelis, brann, campaign
+):
+    @async_to_sync
+    async def run():
+        stream = await open_stream(player, live(campaign, filter=brann.pk))
+        mine = await sync_to_async(stored_roll)(campaign, player, aelis)
+        theirs = await sync_to_async(stored_roll)(campaign, other_player, brann, seed=2)
+        ids = await sync_to_async(lambda: [r.events.get().pk for r in (mine, theirs)])()
+        text = await stream.until(f"id: {ids[1]}")
+        await stream.close()
+        return ids, text
+
+    (mine, theirs), text = run()
+    assert f"event-{mine}" not in text
+    assert f"event-{theirs}" in text
+
+
+def test_the_other_tab_of_a_sheet_learns_its_new_version(player, aelis, campaign):
+    @async_to_sync
+    async def run():
+        sheet = await open_stream(player, f"/campaigns/{campaign.pk}/live/?sheet={aelis.pk}")
+        saved = await sync_to_async(character_update)(
+            character=aelis.pk,
+            changes={"notes": "Une cicatrice."},
+            version=aelis.version,
+            by=player,
+        )
+        text = await sheet.until("event: sheet")
+        await sheet.close()
+        return saved.version, text
+
+    version, text = run()
+    assert f"event: sheet\ndata: {version}\n" in text
+
+
+def test_a_stream_for_another_campaign_sheet_is_404(player, outsider, campaign, other_campaign):
+    stranger = make_hero(other_campaign, outsider, "Ombre")
+
+    @async_to_sync
+    async def run():
+        client = AsyncClient()
+        await sync_to_async(client.force_login)(player)
+        return await client.get(f"/campaigns/{campaign.pk}/live/?sheet={stranger.pk}")
+
+    assert run().status_code == 404
+
+
+def test_a_new_notification_lights_the_badge_on_any_page(player, campaign):
+    @async_to_sync
+    async def run():
+        page = await open_stream(player, "/live/")
+        await sync_to_async(notify)(
+            [Notification(user=player, campaign=campaign, kind="test", key="k1", text="Bravo")]
+        )
+        text = await page.until("event: notifications")
+        await page.close()
+        return text
+
+    assert "event: notifications" in run()
+
+
+def test_an_api_client_follows_the_log_as_json_with_its_token(
+    player, other_player, aelis, campaign
+):
+    token = Token.objects.create(user=other_player).key
+
+    @async_to_sync
+    async def run():
+        response = await AsyncClient().get(
+            f"/api/campaigns/{campaign.pk}/stream/", headers={"Authorization": f"Token {token}"}
+        )
+        assert response.status_code == 200
+        stream = Stream(response)
+        await stream.until("retry:")
+        await stream.quiet_for(0.05)
+        roll = await sync_to_async(stored_roll)(campaign, player, aelis)
+        secret = await sync_to_async(stored_roll)(
+            campaign, player, aelis, seed=2, visibility=Visibility.STORYTELLER
+        )
+        ids = await sync_to_async(lambda: [r.events.get().pk for r in (roll, secret)])()
+        text = await stream.until(f"id: {ids[0]}")
+        text = await stream.quiet_for(0.4)
+        await stream.close()
+        return ids, text
+
+    (public, secret), text = run()
+    line = next(line for line in text.splitlines() if line.startswith("data: {") and '"id"' in line)
+    entry = json.loads(line.removeprefix("data: "))
+    assert entry["id"] == public and entry["kind"] == "roll"
+    assert f"id: {secret}" not in text
+
+
+def test_an_api_stream_refuses_a_wrong_token_and_a_non_member(outsider, campaign):
+    token = Token.objects.create(user=outsider).key
+
+    @async_to_sync
+    async def run():
+        path = f"/api/campaigns/{campaign.pk}/stream/"
+        wrong = await AsyncClient().get(path, headers={"Authorization": "Token nope"})
+        stranger = await AsyncClient().get(path, headers={"Authorization": f"Token {token}"})
+        return wrong.status_code, stranger.status_code
+
+    assert run() == (404, 404)
+
+
+@pytest.mark.parametrize("visibility", list(Visibility))
+def test_who_a_row_is_pushed_to_is_who_the_log_shows_it_to(
+    visibility, player, other_player, storyteller, aelis, campaign
+):
+    hidden = visibility == Visibility.HIDDEN  # an NPC's roll, by the Conteur
+    roll = stored_roll(
+        campaign, storyteller if hidden else player, None if hidden else aelis, visibility
+    )
+    event = roll.events.get()
+    pushed_to = players_who_see(event)
+    for user in (player, other_player):
+        shown = bool(events_for_user(campaign=as_member(campaign, user), user=user))
+        assert shown == (pushed_to == "all" or user.pk in pushed_to), (visibility, user)
+
+
+def as_member(campaign, user):
+    return campaign_get_for_member(user=user, pk=campaign.pk)
