@@ -329,6 +329,10 @@ SPECTACULAR_SETTINGS = {
         "SkillRowKindEnum": ["skill", "forgotten_domain"],
         "LanguageKeyEnum": "characters.serializers.LANGUAGE_KEYS",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "sessions.stream_schema.add_event_stream",  # the live log, an async view (SSE)
+    ],
 }
 
 # Live pages (docs/architecture.md#live-pages): each open page holds a Server-Sent Events stream.

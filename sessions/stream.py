@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
@@ -92,17 +93,23 @@ async def page_stream(request: HttpRequest, pk: int | None = None) -> StreamingH
 
 
 @require_GET
-async def api_stream(request: HttpRequest, campaign_id: int) -> StreamingHttpResponse:
+async def api_stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The API's stream of a campaign (documented in the OpenAPI description): the log's new
     entries as JSON (`log`, with `id` the cursor), and `morale`, `combat`, `sheet` and
-    `notifications` signals. Token or session authentication; 404 for a non-member."""
+    `notifications` signals. Token or session authentication, refused as the API refuses:
+    401 without valid credentials, 404 for a non-member, in the API's JSON errors."""
     user = await _api_user(request)
-    campaign = await _campaign(user, campaign_id)
+    if user is None:
+        return _api_error(401, _("Authentification requise."))
+    try:
+        campaign = await _campaign(user, campaign_id)
+    except Http404:
+        return _api_error(404, _("Introuvable."))
     viewer = Viewer(
         user_id=user.pk,
         campaign=campaign,
         storyteller=is_storyteller(campaign),
-        after=_cursor(request) or 0,
+        after=_cursor(request),
         character=_int(request.GET.get("character")),
         sheet=None,
         api=True,
@@ -112,15 +119,18 @@ async def api_stream(request: HttpRequest, campaign_id: int) -> StreamingHttpRes
 
 
 async def _api_user(request: HttpRequest):
-    """The user of a DRF token (DRF's own TokenAuthentication), else of the session."""
+    """The user of a DRF token (DRF's own TokenAuthentication), else of the session; None."""
     try:
         found = await sync_to_async(TokenAuthentication().authenticate)(Request(request))
-    except AuthenticationFailed as error:
-        raise Http404("Flux introuvable.") from error
+    except AuthenticationFailed:
+        return None
     user = found[0] if found else await request.auser()
-    if not user.is_authenticated:
-        raise Http404("Flux introuvable.")
-    return user
+    return user if user.is_authenticated else None
+
+
+def _api_error(status: int, detail: str) -> JsonResponse:
+    """The API's error shape (`common.api_errors`): a sentence and no field errors."""
+    return JsonResponse({"detail": str(detail), "errors": {}}, status=status)
 
 
 async def _campaign(user, pk: int | None) -> Campaign | None:

@@ -23,7 +23,7 @@ def test_every_page_links_my_campaigns_and_the_profile_under_my_name(client, pla
     assert f'href="{reverse("password_change")}"' not in nav
 
 
-def test_the_unread_count_polls_itself_for_at_most_three_queries(
+def test_the_unread_count_reads_itself_again_on_a_notification_in_at_most_three_queries(
     client, player, django_assert_max_num_queries
 ):
     Notification.objects.create(user=player, kind="award", key="a", text="Vous recevez 4 XP.")
@@ -33,7 +33,9 @@ def test_the_unread_count_polls_itself_for_at_most_three_queries(
         fragment = client.get(
             reverse("progression:notifications_count"), headers={"HX-Request": "true"}
         ).content.decode()
-    assert 'hx-trigger="every 20s"' in fragment and 'hx-swap="outerHTML"' in fragment
+    # Told by the page's stream (static/js/live.js), or asked while the stream is down.
+    assert 'hx-trigger="notifications-changed from:body, live-poll from:body"' in fragment
+    assert 'hx-swap="outerHTML"' in fragment
     assert 'id="unread-count"' in fragment
     assert '<span class="unread-badge" aria-label="1 non lue">1</span>' in fragment
 

@@ -251,7 +251,7 @@ def test_an_api_client_follows_the_log_as_json_with_its_token(
     assert f"id: {secret}" not in text
 
 
-def test_an_api_stream_refuses_a_wrong_token_and_a_non_member(outsider, campaign):
+def test_an_api_stream_refuses_a_wrong_token_401_and_a_non_member_404(outsider, campaign):
     token = Token.objects.create(user=outsider).key
 
     @async_to_sync
@@ -259,9 +259,11 @@ def test_an_api_stream_refuses_a_wrong_token_and_a_non_member(outsider, campaign
         path = f"/api/campaigns/{campaign.pk}/stream/"
         wrong = await AsyncClient().get(path, headers={"Authorization": "Token nope"})
         stranger = await AsyncClient().get(path, headers={"Authorization": f"Token {token}"})
-        return wrong.status_code, stranger.status_code
+        return wrong, stranger
 
-    assert run() == (404, 404)
+    wrong, stranger = run()
+    assert (wrong.status_code, stranger.status_code) == (401, 404)
+    assert wrong.json()["detail"] and stranger.json()["errors"] == {}
 
 
 @pytest.mark.parametrize("visibility", list(Visibility))
