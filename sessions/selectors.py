@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import connection
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from campaigns.models import Arc, Campaign, Membership
-from campaigns.policy import ROW_ID_MAX, is_storyteller
+from campaigns.models import Arc, Campaign
+from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
 from characters.selectors import skills_aggregate, with_skills_from
 from rules import morale as rules_morale
@@ -89,26 +88,6 @@ def events_for_user(
     events = events.select_related("roll", "actor", "character").defer(*CHARACTER_UNREAD)
     events = events.order_by("-id")
     return list(events[:limit])
-
-
-def member_log_moved(*, user, campaign_id: int, after: int) -> bool | None:
-    """The idle poll's question, in one statement on the log's (campaign, id) index: None when
-    the user is no member (the policy then says 404), else whether the log has any entry after
-    the cursor, whoever may see it (`events_for_user` then reads what this member may see).
-
-    Plain SQL through the cursor: a page open for hours asks this every second or two, and
-    compiling the ORM's query cost several times what PostgreSQL takes to answer it."""
-    if not 0 < campaign_id <= ROW_ID_MAX:
-        return None
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT EXISTS (SELECT 1 FROM {TableEvent._meta.db_table}"
-            " WHERE campaign_id = %s AND id > %s)"
-            f" FROM {Membership._meta.db_table} WHERE campaign_id = %s AND user_id = %s",
-            [campaign_id, after, campaign_id, user.pk],
-        )
-        row = cursor.fetchone()
-    return None if row is None else bool(row[0])
 
 
 def rolls_for_user(*, campaign: Campaign, user) -> QuerySet[Roll]:
