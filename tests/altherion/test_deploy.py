@@ -34,6 +34,8 @@ SERVER_VARIABLES = {
     "WEB_CONCURRENCY",
     "ACCESS_LOG",
     "PY",
+    # pytest-django's tests.settings: a server runs the project's own (its password hashers).
+    "DJANGO_SETTINGS_MODULE",
 }
 
 
