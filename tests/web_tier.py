@@ -1,6 +1,7 @@
 """bin/web run by the tests: started in a process group of its own, waited for until /healthz
 answers 200, stopped with SIGTERM as a supervisor (docker, a terminal) stops it."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -33,7 +34,9 @@ def wait_until_healthy(
     deadline = time.monotonic() + timeout
     while True:
         assert process.poll() is None, f"bin/web exited:\n{log.read_text()}"
-        assert time.monotonic() < deadline, f"no 200 from /healthz in {timeout} s:\n{log.read_text()}"
+        assert time.monotonic() < deadline, (
+            f"no 200 from /healthz in {timeout} s:\n{log.read_text()}"
+        )
         try:
             if http_get(port, "/healthz").status == 200:
                 return
@@ -46,10 +49,8 @@ def stop(process: subprocess.Popen, timeout: float = 15) -> None:
     """SIGTERM to the master; whatever of its group is left after `timeout` is killed."""
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        pass
     if living(group(process.pid)):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=timeout)
@@ -76,7 +77,9 @@ def _processes() -> dict[int, tuple[str, int, int]]:
 
 def children(pid: int) -> set[int]:
     """The living processes whose parent is `pid` (gunicorn's workers, for its master)."""
-    return {child for child, (state, ppid, _) in _processes().items() if ppid == pid and state != "Z"}
+    return {
+        child for child, (state, ppid, _) in _processes().items() if ppid == pid and state != "Z"
+    }
 
 
 def group(pgid: int) -> set[int]:

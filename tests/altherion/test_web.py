@@ -3,6 +3,7 @@ environment, healthy, and gone — master and workers — soon after a SIGTERM."
 
 import json
 import time
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -82,7 +83,7 @@ def test_bin_web_runs_two_workers_by_default_with_redis_and_logs_access_when_ask
 ):
     port = free_port()
     log = tmp_path / "web.log"
-    push = redis_broker.rsplit("/", 1)[0] + "/13"
+    push = urlsplit(redis_broker)._replace(path="/13").geturl()
     env = _embedded_environment(tmp_path, port, REDIS_URL=push, ACCESS_LOG="1")
     process = web_tier.start(env, log)
     try:
