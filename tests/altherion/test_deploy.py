@@ -92,6 +92,8 @@ def test_docker_compose_runs_the_production_shape():
     web_environment = services["web"]["environment"]
     assert web_environment["HOST"] == "0.0.0.0" and web_environment["PORT"] == "8000"
     assert web_environment["WEB_CONCURRENCY"] == "${WEB_CONCURRENCY:-3}"
+    graceful = re.search(r"--graceful-timeout (\d+)", (BASE_DIR / "bin" / "web").read_text())
+    assert int(services["web"]["stop_grace_period"].removesuffix("s")) > int(graceful.group(1))
     # Only Caddy is published: gunicorn trusts X-Forwarded-Proto, so no client may reach it.
     assert "ports" not in services["web"]
     published = [str(port) for name in services for port in services[name].get("ports", [])]
