@@ -3,12 +3,15 @@ environment, healthy, and gone — master and workers — soon after a SIGTERM."
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 
 from tests import web_tier
 from tests.altherion.test_deploy import free_port, http_get, server_environment
+from tests.conftest import database_url_for_tests
 
 STOP_WITHIN = 15  # seconds: the graceful timeout (10) and some room
 
@@ -95,3 +98,44 @@ def test_bin_web_runs_two_workers_by_default_with_redis_and_logs_access_when_ask
 
     assert len(booted) == 2, log.read_text()
     assert "GET /healthz HTTP/1.1" in log.read_text()
+
+
+def _server_connections(postgres) -> int:
+    """Connections to the test database other than this test's own."""
+    with postgres.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.services
+def test_bin_web_keeps_no_postgresql_connection_after_its_requests(postgres, tmp_path):
+    """Under ASGI each request runs in a thread of its own: a connection kept for CONN_MAX_AGE
+    would stay open behind it, one per request, until the garbage collector finds it. bin/web
+    closes each at the end of its request (CONN_MAX_AGE=0 unless set)."""
+    port = free_port()
+    log = tmp_path / "web.log"
+    env = server_environment(
+        HOST="127.0.0.1",
+        PORT=str(port),
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url_for_tests(),
+        SECRET_KEY=settings.SECRET_KEY,
+        WEB_CONCURRENCY="1",
+    )
+    process = web_tier.start(env, log)
+    try:
+        web_tier.wait_until_healthy(process, port, log)
+        with ThreadPoolExecutor(max_workers=10) as pool:
+            answers = list(pool.map(lambda _: http_get(port, "/healthz").status, range(40)))
+        deadline = time.monotonic() + 5
+        while (left := _server_connections(postgres)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        web_tier.stop(process)
+
+    assert answers == [200] * 40, log.read_text()
+    assert left == 0
