@@ -100,12 +100,13 @@ def test_bin_web_runs_two_workers_by_default_with_redis_and_logs_access_when_ask
     assert "GET /healthz HTTP/1.1" in log.read_text()
 
 
-def _server_connections(postgres) -> int:
-    """Connections to the test database other than this test's own."""
+def _connections(postgres, application: str) -> int:
+    """Connections to the test database made under libpq's application name `application`."""
     with postgres.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " WHERE datname = current_database() AND application_name = %s",
+            [application],
         )
         return cursor.fetchone()[0]
 
@@ -117,6 +118,7 @@ def test_bin_web_keeps_no_postgresql_connection_after_its_requests(postgres, tmp
     closes each at the end of its request (CONN_MAX_AGE=0 unless set)."""
     port = free_port()
     log = tmp_path / "web.log"
+    application = f"bin-web-{port}"
     env = server_environment(
         HOST="127.0.0.1",
         PORT=str(port),
@@ -125,6 +127,8 @@ def test_bin_web_keeps_no_postgresql_connection_after_its_requests(postgres, tmp
         DATABASE_URL=database_url_for_tests(),
         SECRET_KEY=settings.SECRET_KEY,
         WEB_CONCURRENCY="1",
+        # libpq names the server's connections: other processes' (a live server's) are not counted.
+        PGAPPNAME=application,
     )
     process = web_tier.start(env, log)
     try:
@@ -132,7 +136,7 @@ def test_bin_web_keeps_no_postgresql_connection_after_its_requests(postgres, tmp
         with ThreadPoolExecutor(max_workers=10) as pool:
             answers = list(pool.map(lambda _: http_get(port, "/healthz").status, range(40)))
         deadline = time.monotonic() + 5
-        while (left := _server_connections(postgres)) and time.monotonic() < deadline:
+        while (left := _connections(postgres, application)) and time.monotonic() < deadline:
             time.sleep(0.1)
     finally:
         web_tier.stop(process)
