@@ -7,6 +7,7 @@ COPY . .
 RUN DEBUG=0 HTTPS=0 SECRET_KEY=build-only python manage.py collectstatic --noinput
 RUN useradd --create-home altherion && mkdir -p var && chown altherion var
 USER altherion
+# The web tier (bin/web, copied with the rest); docker-compose.yml runs the other services.
+ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
-CMD ["gunicorn", "altherion.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--limit-request-line", "8190"]
+CMD ["bin/web"]

@@ -9,7 +9,9 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -185,6 +187,70 @@ def browser():
         )
         yield chromium
         chromium.close()
+
+
+@dataclass(frozen=True)
+class WebServer:
+    """A running bin/web: `url` like pytest-django's live_server's, its output in `log`."""
+
+    url: str
+    log: Path
+
+    def __str__(self) -> str:
+        return self.url
+
+
+@pytest.fixture(scope="session")
+def web_server(django_db_setup, tmp_path_factory):
+    """bin/web, the production web tier (two uvicorn workers, DEBUG off), on the test database
+    and Redis, for the whole session. Its tests also ask for `transactional_db`: it sees only
+    committed rows."""
+    from common.health import broker_answers
+    from tests import web_tier
+    from tests.altherion.test_deploy import free_port, server_environment
+
+    if connection.vendor != "postgresql":
+        service_missing("PostgreSQL is not configured (set DATABASE_URL=postgres://…)")
+    broker = settings.CELERY_BROKER_URL
+    if not broker.startswith("redis://"):
+        service_missing("no Redis is configured (set CELERY_BROKER_URL=redis://…)")
+    if not broker_answers():
+        service_missing(f"Redis at {broker} does not answer")
+
+    folder = tmp_path_factory.mktemp("web_server")
+    port = free_port()
+    env = server_environment(
+        HOST="127.0.0.1",
+        PORT=str(port),
+        WEB_CONCURRENCY="2",
+        DATABASE_URL=database_url_for_tests(),
+        # The push channel; Redis' pub/sub ignores the database number, so any one will do.
+        REDIS_URL=urlsplit(broker)._replace(path="/12").geturl(),
+        SECRET_KEY=settings.SECRET_KEY,
+        DEBUG="0",
+        HTTPS="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        # A connection per request, as celery_worker's: none stays open on the test database.
+        CONN_MAX_AGE="0",
+        # DEBUG off serves the manifest's hashed names: collectstatic's, into the test's folder.
+        STATIC_ROOT=str(folder / "static"),
+    )
+    collect = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert collect.returncode == 0, collect.stderr
+    log = folder / "web.log"
+    process = web_tier.start({**env, "PY": sys.executable}, log)
+    try:
+        web_tier.wait_until_healthy(process, port, log)
+        yield WebServer(url=f"http://127.0.0.1:{port}", log=log)
+    finally:
+        web_tier.stop(process)
 
 
 @pytest.fixture

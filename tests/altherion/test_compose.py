@@ -1,7 +1,7 @@
 """docker-compose.yml run without Docker: the web service's own command and environment (compose's
 `${VAR:-default}` interpolation done here) on the local PostgreSQL and Redis, behind the health
-checks compose runs. Caddy is not installed here: the proxy's check is run against gunicorn, on
-the path the Caddyfile gives it."""
+checks compose runs. Caddy is not run here: the proxy's check is run against the web tier, on the
+path the Caddyfile gives it."""
 
 import json
 import re
@@ -30,6 +30,7 @@ COMPOSE_HOSTS = {
     "DATABASE_URL": "postgres",
     "CELERY_BROKER_URL": "redis",
     "REDIS_CACHE_URL": "redis",
+    "REDIS_URL": "redis",
 }
 
 
@@ -123,17 +124,20 @@ def _caddy_block(caddyfile: str, header: str) -> str:
     return caddyfile[match.end() : _closing_brace(caddyfile, match.end())]
 
 
-def test_caddy_proxies_the_site_and_its_health_check_to_gunicorn():
+def test_caddy_proxies_the_site_and_its_health_check_to_the_web_tier():
     compose = _compose({"SECRET_KEY": "x"})
     caddyfile = (BASE_DIR / "deploy" / "Caddyfile").read_text()
     web = compose["services"]["web"]
-    bind = web["command"][web["command"].index("--bind") + 1]
-    assert bind == "0.0.0.0:8000" and web["expose"] == ["8000"]
-    upstream = _caddy_block(caddyfile, "(gunicorn)")
+    assert web["command"] == ["bin/web"]
+    assert (web["environment"]["HOST"], web["environment"]["PORT"]) == ("0.0.0.0", "8000")
+    assert web["environment"]["WEB_CONCURRENCY"] == "3" and web["expose"] == ["8000"]
+    upstream = _caddy_block(caddyfile, "(web)")
     assert re.search(r"^\s*dynamic a web 8000 \{", upstream, re.MULTILINE)
+    # Event streams reach the browser as they are written, never held in Caddy's buffer.
+    assert re.search(r"^\s*flush_interval -1$", upstream, re.MULTILINE)
     # The public site, SITE_ADDRESS (the env var the caddy service passes, default localhost).
     assert compose["services"]["caddy"]["environment"]["SITE_ADDRESS"] == "localhost"
-    assert "import gunicorn" in _caddy_block(caddyfile, "{$SITE_ADDRESS:localhost}")
+    assert "import web" in _caddy_block(caddyfile, "{$SITE_ADDRESS:localhost}")
     # No header_up touches X-Forwarded-Proto: Caddy's own value (it replaces a client's) is what
     # Django trusts.
     assert "X-Forwarded-Proto" not in re.sub(r"#.*", "", caddyfile)
@@ -142,30 +146,25 @@ def test_caddy_proxies_the_site_and_its_health_check_to_gunicorn():
     url = urlsplit(check[-1])
     health_site = _caddy_block(caddyfile, f"http://{url.netloc}")
     assert f"bind {url.hostname}" in health_site
-    assert "import gunicorn" in _caddy_block(health_site, f"handle {url.path}")
+    assert "import web" in _caddy_block(health_site, f"handle {url.path}")
 
 
 # --- the web service, run from its compose definition ----------------------------------------
 
 
 def _local_services(environment: dict[str, str], broker: str) -> dict[str, str]:
-    """The web service's environment, its database, broker and cache moved to the local ones."""
+    """The web service's environment, its database, broker, cache and push channel moved to the
+    local ones."""
     for variable, host in COMPOSE_HOSTS.items():
         assert urlsplit(environment[variable]).hostname == host
-    cache = urlsplit(broker)._replace(path="/14").geturl()
+    on_broker = urlsplit(broker)
     return {
         **environment,
         "DATABASE_URL": database_url_for_tests(),
         "CELERY_BROKER_URL": broker,
-        "REDIS_CACHE_URL": cache,
+        "REDIS_CACHE_URL": on_broker._replace(path="/14").geturl(),
+        "REDIS_URL": on_broker._replace(path="/13").geturl(),
     }
-
-
-def _on_port(command: list[str], port: int) -> list[str]:
-    """The service's command with the venv's executable and 127.0.0.1:port for --bind."""
-    argv = [sys.executable, "-m", command[0], *command[1:]]
-    argv[argv.index("--bind") + 1] = f"127.0.0.1:{port}"
-    return argv
 
 
 def _healthcheck(test: list[str], env: dict[str, str], old: str = "", new: str = "") -> int:
@@ -207,12 +206,14 @@ def test_the_web_service_is_healthy_over_http_and_redirects_everything_else(
     )
     assert collect.returncode == 0, collect.stderr
 
+    # bin/web with the venv's python, on 127.0.0.1 and a free port rather than 0.0.0.0:8000.
     port = free_port()
-    argv = _on_port(web["command"], port)
-    with serving(argv, port=port, env=env, log=tmp_path / "gunicorn.log"):
+    argv = [str(BASE_DIR / web["command"][0])]
+    env = {**env, "PY": sys.executable, "HOST": "127.0.0.1", "PORT": str(port)}
+    with serving(argv, port=port, env=env, log=tmp_path / "web.log"):
         here = f"127.0.0.1:{port}"
         web_check = _healthcheck(web["healthcheck"]["test"], env, "127.0.0.1:8000", here)
-        # Caddy passes the request on as it came (Host included): the same request, to gunicorn.
+        # Caddy passes the request on as it came (Host included): the same request, to bin/web.
         caddy_check = caddy["healthcheck"]["test"]
         proxy_url = urlsplit(caddy_check[-1])
         if shutil.which(caddy_check[1]):
@@ -232,8 +233,12 @@ def test_the_web_service_is_healthy_over_http_and_redirects_everything_else(
             **{"X-Forwarded-Proto": "https", "Accept": "application/json"},
         )
 
-    assert web_check == 0, (tmp_path / "gunicorn.log").read_text()
-    assert proxy_check == 0, (tmp_path / "gunicorn.log").read_text()
+    log = (tmp_path / "web.log").read_text()
+    assert web_check == 0, log
+    assert proxy_check == 0, log
+    # Three uvicorn workers (WEB_CONCURRENCY's default in compose), an access log.
+    assert log.count("Booting worker") == 3 and "uvicorn_worker.UvicornWorker" in log
+    assert "GET /healthz HTTP/1.1" in log
     assert health.status == 200
     assert json.loads(health.body) == {"status": "ok", "database": "ok", "broker": "ok"}
     assert plain.status == 301

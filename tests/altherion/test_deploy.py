@@ -27,6 +27,15 @@ SERVER_VARIABLES = {
     "VAR_DIR",
     "STATIC_ROOT",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "REDIS_URL",
+    "CONN_MAX_AGE",
+    "HOST",
+    "PORT",
+    "WEB_CONCURRENCY",
+    "ACCESS_LOG",
+    "PY",
+    # pytest-django's tests.settings: a server runs the project's own (its password hashers).
+    "DJANGO_SETTINGS_MODULE",
 }
 
 
@@ -75,7 +84,16 @@ def test_docker_compose_runs_the_production_shape():
     compose = yaml.safe_load((BASE_DIR / "docker-compose.yml").read_text())
     services = compose["services"]
     assert set(services) >= {"web", "worker", "beat", "postgres", "redis"}
-    assert "gunicorn" in " ".join(services["web"]["command"])
+    # The web tier, bin/web (the image copies bin/ with the rest of the checkout).
+    assert services["web"]["command"] == ["bin/web"]
+    assert "COPY . ." in (BASE_DIR / "Dockerfile").read_text()
+    ignored = (BASE_DIR / ".dockerignore").read_text().split()
+    assert "bin" not in ignored and ".venv" in ignored and "var" in ignored
+    web_environment = services["web"]["environment"]
+    assert web_environment["HOST"] == "0.0.0.0" and web_environment["PORT"] == "8000"
+    assert web_environment["WEB_CONCURRENCY"] == "${WEB_CONCURRENCY:-3}"
+    graceful = re.search(r"--graceful-timeout (\d+)", (BASE_DIR / "bin" / "web").read_text())
+    assert int(services["web"]["stop_grace_period"].removesuffix("s")) > int(graceful.group(1))
     # Only Caddy is published: gunicorn trusts X-Forwarded-Proto, so no client may reach it.
     assert "ports" not in services["web"]
     published = [str(port) for name in services for port in services[name].get("ports", [])]
@@ -93,6 +111,8 @@ def test_docker_compose_runs_the_production_shape():
         environment = services[name]["environment"]
         assert environment["DATABASE_URL"].startswith("postgres://")
         assert environment["CELERY_BROKER_URL"].startswith("redis://")
+        # The push channel the event streams of every web worker share.
+        assert environment["REDIS_URL"] == "redis://redis:6379/2"
         assert environment["DEBUG"] == "0"
         assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
     for name in ("web", "caddy", "worker", "postgres", "redis"):
@@ -175,8 +195,9 @@ def test_make_run_serves_bin_serve_and_make_dev_the_debug_server():
 
 def test_make_run_serves_a_table_with_debug_off(tmp_path):
     """bin/serve, the command `make run` runs, on a free port and an empty SQLite database: it
-    makes a key, migrates, loads the demo, prints its logins and serves through gunicorn with
-    DEBUG off: French error pages, static files collected and served by WhiteNoise."""
+    makes a key, migrates, loads the demo, prints its logins and serves through bin/web (gunicorn,
+    one uvicorn worker) with DEBUG off: French error pages, static files collected and served by
+    WhiteNoise."""
     port = free_port()
     env = server_environment(
         PY=sys.executable,
@@ -197,7 +218,8 @@ def test_make_run_serves_a_table_with_debug_off(tmp_path):
 
     assert "conteur / altherion-demo" in output and "aelis / altherion-demo" in output
     assert f"Altherion sur http://127.0.0.1:{port}/" in output
-    assert "gunicorn" in output and "runserver" not in output
+    assert "uvicorn_worker.UvicornWorker" in output and "runserver" not in output
+    assert output.count("Booting worker") == 1
     key = tmp_path / "var" / "secret_key"
     assert len(key.read_text().strip()) >= 50
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
