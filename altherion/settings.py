@@ -342,8 +342,8 @@ _broker = env.str("CELERY_BROKER_URL", default="")
 PUSH_REDIS_URL = env.str(
     "REDIS_URL", default=_broker if _broker.startswith(("redis://", "rediss://")) else ""
 )
-# Channels are named for the database: two deployments sharing a Redis never hear each other.
-PUSH_PREFIX = "altherion:" + str(DATABASES["default"]["NAME"]).replace(":", "_")
+# Channels are named for the database unless this names them (common.push.prefix).
+PUSH_PREFIX = env.str("PUSH_PREFIX", default="")
 # Pages open a stream (off where the server cannot stream: the test suite's in-process server).
 LIVE_PUSH = env.bool("LIVE_PUSH", default=True)
 # How often a page asks instead while its stream is down (or when LIVE_PUSH is off).

@@ -23,7 +23,7 @@ from typing import Any
 import redis
 import redis.asyncio as aioredis
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 logger = logging.getLogger(__name__)
 
@@ -37,11 +37,17 @@ _hubs_lock = threading.Lock()
 
 
 def campaign_channel(campaign_id: int) -> str:
-    return f"{settings.PUSH_PREFIX}:campaign:{campaign_id}"
+    return f"{prefix()}:campaign:{campaign_id}"
 
 
 def user_channel(user_id: int) -> str:
-    return f"{settings.PUSH_PREFIX}:user:{user_id}"
+    return f"{prefix()}:user:{user_id}"
+
+
+def prefix() -> str:
+    """Channels are named for the database (as connected, so a test database's own): two
+    deployments sharing a Redis never hear each other."""
+    return settings.PUSH_PREFIX or "altherion:" + str(connection.settings_dict["NAME"])
 
 
 def publish_on_commit(channel: str, message: dict[str, Any] | None = None, *, build=None) -> None:
@@ -172,7 +178,7 @@ class Hub:
             client = aioredis.Redis.from_url(self.url)
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.psubscribe(f"{settings.PUSH_PREFIX}:*")
+                    await pubsub.psubscribe(f"{prefix()}:*")
                     self.ready.set()
                     delay = 0.5
                     async for item in pubsub.listen():

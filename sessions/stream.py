@@ -14,9 +14,11 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import wraps
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -58,6 +60,21 @@ class Viewer:
         return self.storyteller or players == "all" or self.user_id in players
 
 
+def _read(function):
+    """`function` made awaitable, run in the request's thread for the database, which then
+    closes its connection: a stream is held for hours, and hundreds of open pages must not hold
+    as many PostgreSQL connections."""
+
+    @wraps(function)
+    def run(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return sync_to_async(run)
+
+
 def sse(event: str, data: str = "", event_id: int | None = None) -> str:
     lines = [f"event: {event}"]
     if event_id is not None:
@@ -76,7 +93,7 @@ async def page_stream(request: HttpRequest, pk: int | None = None) -> StreamingH
     campaign = await _campaign(user, pk)
     sheet = _int(request.GET.get("sheet"))
     if sheet is not None:
-        found = await sync_to_async(character_get_for_viewer)(user=user, pk=sheet)
+        found = await _read(character_get_for_viewer)(user=user, pk=sheet)
         if campaign is None or found.campaign_id != campaign.pk:
             raise Http404("Personnage introuvable.")
     viewer = Viewer(
@@ -121,7 +138,7 @@ async def api_stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
 async def _api_user(request: HttpRequest):
     """The user of a DRF token (DRF's own TokenAuthentication), else of the session; None."""
     try:
-        found = await sync_to_async(TokenAuthentication().authenticate)(Request(request))
+        found = await _read(TokenAuthentication().authenticate)(Request(request))
     except AuthenticationFailed:
         return None
     user = found[0] if found else await request.auser()
@@ -136,7 +153,7 @@ def _api_error(status: int, detail: str) -> JsonResponse:
 async def _campaign(user, pk: int | None) -> Campaign | None:
     if pk is None:
         return None
-    return await sync_to_async(campaign_get_for_member)(user=user, pk=pk)
+    return await _read(campaign_get_for_member)(user=user, pk=pk)
 
 
 def _response(viewer: Viewer) -> StreamingHttpResponse:
@@ -153,6 +170,7 @@ async def _follow(viewer: Viewer) -> AsyncIterator[str]:
         channels.append(push.campaign_channel(viewer.campaign.pk))
     subscription = hub.subscribe(*channels)
     try:
+        await _read(lambda: None)()  # the session's and the user's reads let their connection go
         yield f"retry: {RETRY_MS}\n\n"
         await _ready(hub)
         yield await _catch_up(viewer)
@@ -214,7 +232,7 @@ def _row(viewer: Viewer, message: dict) -> str:
 async def _catch_up(viewer: Viewer) -> str:
     if viewer.after is None or viewer.campaign is None:
         return ""
-    return await sync_to_async(_missed)(viewer)
+    return await _read(_missed)(viewer)
 
 
 def _missed(viewer: Viewer) -> str:
