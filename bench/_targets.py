@@ -8,8 +8,10 @@ import operator
 
 # row name: (figure, comparison, value), or several such that must all hold. The open pages' row
 # counts only the steps whose polls kept their p99 within 250 ms (bench/table.py), so its target
-# holds both numbers; the push row's p95 is over every (roll, page that may see it) pair, and its
-# lost and leaked counts are those of the same step (bench/push.py).
+# holds both numbers; the push row's p95 is over every (roll, page that may see it) pair, its lost
+# and leaked counts are those of the same step, and it holds only at the rate the issue asks (one
+# roll a second per table): a driver that could not keep up measured an easier load
+# (bench/push.py).
 TARGETS_BY_ISSUE: dict[int, dict[str, tuple]] = {
     38: {
         "page de la fiche": ("ratio", ">=", 0.4),
@@ -20,18 +22,24 @@ TARGETS_BY_ISSUE: dict[int, dict[str, tuple]] = {
     40: {
         "flux en direct : 2000 pages ouvertes (jet commis → page)": (
             ("p95", "<=", 250),
-            ("lost", "<=", 0),
-            ("leaked", "<=", 0),
+            ("lost", "==", 0),
+            ("leaked", "==", 0),
+            ("rate_share", ">=", 0.95),
         ),
     },
 }
 TARGETS = {
     name: target for targets in TARGETS_BY_ISSUE.values() for name, target in targets.items()
 }
-COMPARE = {">=": operator.ge, "<=": operator.le}
-SIGN = {">=": "≥", "<=": "≤"}
+COMPARE = {">=": operator.ge, "<=": operator.le, "==": operator.eq}
+SIGN = {">=": "≥", "<=": "≤", "==": "="}
 UNIT = {"ratio": "", "ms": " ms", "queries": " requêtes", "pages": " pages", "p95": " ms"}
-LABEL = {"p95": "p95 ", "lost": "perdus ", "leaked": "montrés à tort "}
+LABEL = {
+    "p95": "p95 ",
+    "lost": "perdus ",
+    "leaked": "montrés à tort ",
+    "rate_share": "jets tenus / demandés ",
+}
 
 
 def figure(row: dict, name: str, floors: dict[str, dict]) -> float | None:

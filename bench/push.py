@@ -682,6 +682,7 @@ def hold(
     driven = [out.get() for _ in drivers]
     for driver in drivers:
         driver.join()
+    time.sleep(0.5)  # the drivers' PostgreSQL backends end, and their CPU is counted
     busy_after, total_after = machine_busy_seconds()
     cpu_after = {pid: tree_cpu_seconds(pid) or 0.0 for pid in measured}
     for control in controls:
@@ -891,7 +892,11 @@ def row_of(found: dict) -> dict:
     if "skipped" in found:
         return {"name": name_of(found["pages"]), "skipped": found["skipped"]}
     keys = ("p50", "p95", "p99", "lost", "leaked", "expected", "rate", "asked", "kib")
-    return {"name": name_of(found["pages"]), **{k: found[k] for k in keys}}
+    return {
+        "name": name_of(found["pages"]),
+        **{k: found[k] for k in keys},
+        "rate_share": found["rate"] / found["asked"],
+    }
 
 
 def main() -> int:
