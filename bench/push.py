@@ -11,6 +11,10 @@ as in production), then for each N of BENCH_PUSH_PAGES (100, 500, 1,000, 2,000):
   `altherion.asgi`), WEB_CONCURRENCY=2, or the same gunicorn command where this tree has no
   bin/web yet; warms both workers with a few streams, then reads its memory (RSS, master and
   workers, from /proc);
+- counts the PostgreSQL connections those warm-up streams held: a step that would leave fewer
+  than PG_SPARE connections to PostgreSQL's other users is not run, and says why (each open
+  stream holds one today; BENCH_PUSH_OWN_POSTGRES=1 runs the steps on a throwaway cluster with
+  room for them, to measure the rest of the path);
 - opens the N pages' streams, `GET /campaigns/<id>/live/?after=<newest event>` with the session
   cookie, from emulated pages: asyncio connections (stdlib only) spread over
   BENCH_PUSH_CLIENT_PROCESSES forked processes, that read each chunk as it comes and note its
@@ -29,10 +33,11 @@ Per N: p50, p95 and p99 of (arrival − commit) over every (roll, page that may 
 pairs never received (lost), the secret rows received by a page of someone else than their roller
 and the Conteur, or rows of another campaign (shown to the wrong page), the roll rate reached
 (beside the rate asked: a driver that cannot keep up says so), the server's RSS per open page
-(RSS with the N streams open, minus before they opened, over N), and where the CPU went while
-the driver rolled: the server's workers, the driver, the clients, the whole machine (PostgreSQL,
-Redis and anything else running included), with the clients' event-loop lag (how late a 10 ms
-timer fires: a client that lags would add its own delay to the figures).
+(RSS with the N streams open, minus before they opened, over N), the PostgreSQL connections per
+open page and their backends' private memory, those still open 1 s after the pages closed, and
+where the CPU went while the driver rolled: the server's workers, the driver (per roll), the
+clients, PostgreSQL, Redis, and the rest of the machine (other work), with the clients' event-loop
+lag (how late a 10 ms timer fires: a client that lags would add its own delay to the figures).
 """
 
 from __future__ import annotations
@@ -78,7 +83,6 @@ SEATS = PLAYERS + 1
 SECRET_EVERY = 5  # a table's every fifth roll is secret
 GRACE = 5.0  # seconds after the last roll within which every page must have had it
 OPENING = 64  # streams each client process opens at once (a page load's burst, not 2,000)
-P95_TARGET_MS = 250
 # Connections a step leaves to whatever else uses PostgreSQL: a step that would take them is
 # not run (the machine's PostgreSQL is shared with other work; so is production's).
 PG_SPARE = 10
