@@ -1,7 +1,8 @@
 """The table bench's load generator: keep-alive HTTP clients in threads, spread over a few forked
 processes so that one interpreter's lock does not queue the clients' own work into the latencies
 they measure (the server then pays for what it does, not for the clients' GIL); and the CPU time
-a process tree used (the server's), read from /proc.
+and resident memory a process tree used (the server's), and how busy the machine was, read from
+/proc.
 """
 
 from __future__ import annotations
@@ -194,3 +195,28 @@ def tree_cpu_seconds(pid: int) -> float | None:
     ticks = os.sysconf("SC_CLK_TCK")
     own = sum(int(x) for x in fields[11:15]) / ticks  # utime, stime and waited children's
     return own + sum(tree_cpu_seconds(child) or 0.0 for child in children)
+
+
+def machine_busy_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat (zeros without)."""
+    try:
+        with open("/proc/stat") as file:
+            ticks = [int(x) for x in file.readline().split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+
+
+def tree_rss_bytes(pid: int) -> int | None:
+    """Resident memory of a process and its descendants (gunicorn's master and workers), from
+    /proc; None where there is no /proc."""
+    try:
+        with open(f"/proc/{pid}/status") as file:
+            rss = next(int(line.split()[1]) for line in file if line.startswith("VmRSS:"))
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            children = [int(child) for child in file.read().split()]
+    except (OSError, StopIteration):
+        return None
+    return 1024 * rss + sum(tree_rss_bytes(child) or 0 for child in children)

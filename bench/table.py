@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))  # the sheet bench's settings and floor view
-from _load import Load, median_ratio, merged, tree_cpu_seconds  # noqa: E402
+from _load import Load, machine_busy_seconds, median_ratio, merged, tree_cpu_seconds  # noqa: E402
 from _poll_cost import poll_costs  # noqa: E402
 from _report import emit  # noqa: E402
 
@@ -260,18 +260,6 @@ def roll_cost(roll) -> dict:
         "varies": len(statements) > 1,
         "ms": 1000 * statistics.mean(cpu),
     }
-
-
-def machine_busy_seconds() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat (zeros without)."""
-    try:
-        with open("/proc/stat") as file:
-            ticks = [int(x) for x in file.readline().split()[1:]]
-    except OSError:
-        return 0.0, 0.0
-    idle = ticks[3] + ticks[4]  # idle, iowait
-    hz = os.sysconf("SC_CLK_TCK")
-    return (sum(ticks) - idle) / hz, sum(ticks) / hz
 
 
 def cpu_shares(server: subprocess.Popen, run) -> tuple[dict, dict]:
