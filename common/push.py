@@ -13,6 +13,7 @@ catches up from the database with its cursor (`Last-Event-ID`), so nothing is lo
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import threading
@@ -29,6 +30,8 @@ logger = logging.getLogger(__name__)
 
 # A page that reads slower than this many messages behind is closed; it reconnects and catches up.
 QUEUE_SIZE = 500
+# What the streams of one process share, by key (a row drawn once for all of them): the newest.
+SHARED_SIZE = 256
 GAP = {"type": "gap"}  # what a stream gets when its messages may have been lost
 
 _clients: dict[str, redis.Redis] = {}
@@ -136,6 +139,7 @@ class Hub:
         self.subscriptions: dict[str, set[Subscription]] = defaultdict(set)
         self.task: asyncio.Task | None = None
         self.ready = asyncio.Event()
+        self.shared: dict[Any, asyncio.Future] = {}
 
     def start(self) -> None:
         if not self.url:
@@ -156,6 +160,18 @@ class Hub:
                 subscribers.discard(subscription)
                 if not subscribers:
                     del self.subscriptions[channel]
+
+    def once(self, key: Any, make) -> asyncio.Future:
+        """The awaitable `make()` gives, made once for every stream of this process that asks
+        for `key` (the newest SHARED_SIZE keys are kept). It runs in a context of its own, not
+        in the asking stream's request, which may end first."""
+        found = self.shared.get(key)
+        if found is None:
+            loop = asyncio.get_running_loop()
+            found = self.shared[key] = loop.create_task(make(), context=contextvars.Context())
+            while len(self.shared) > SHARED_SIZE:
+                del self.shared[next(iter(self.shared))]
+        return found
 
     def dispatch(self, channel: str, data: str | bytes) -> None:
         subscribers = self.subscriptions.get(channel)

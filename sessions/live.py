@@ -1,8 +1,9 @@
 """What the table publishes after a commit (common.push), for the pages' event streams.
 
-A new row of the log is rendered here once, as the Conteur and as a player see it, with the
-players it goes to (`selectors.players_who_see`, the log's visibility rule) and what the API's
-stream sends of it; each stream then picks its viewer's version without reading the database.
+A new row of the log publishes the players it goes to (`selectors.players_who_see`, the log's
+visibility rule) and the panels it changes; each process holding streams that show it draws it
+once (`row_shown`, as the Conteur and as a player see it, and as the API does), and each stream
+picks its viewer's version.
 """
 
 from __future__ import annotations
@@ -23,8 +24,22 @@ MORALE = "morale"
 COMBAT = "combat"
 
 
-def row_message(event_id: int) -> dict[str, Any] | None:
-    """The message of one log row, read after its commit (None if it is gone)."""
+def row_message(event: TableEvent) -> dict[str, Any]:
+    """What a new row publishes: who may see it and which panels it changes, from the saved row
+    itself. Each process that holds a stream needing the row draws it then (`row_shown`), once:
+    the write that made it pays nothing for the pages."""
+    return {
+        "type": "row",
+        "id": event.pk,
+        "character": event.character_id,
+        "players": selectors.players_who_see(event),
+        "signals": signals_of([event]),
+    }
+
+
+def row_shown(event_id: int) -> dict[str, Any] | None:
+    """One row as the streams send it: drawn as the Conteur and as a player see it, and as the
+    API shows it (None if it is gone)."""
     event = (
         TableEvent.objects.select_related("roll", "actor", "character", "campaign")
         .defer(*selectors.CHARACTER_UNREAD)
@@ -35,16 +50,9 @@ def row_message(event_id: int) -> dict[str, Any] | None:
         return None
     campaign: Campaign = event.campaign
     return {
-        "type": "row",
-        "id": event.pk,
-        "character": event.character_id,
-        "players": selectors.players_who_see(event),
-        "html": {
-            "player": rows_html([event], campaign=campaign, storyteller=False),
-            "storyteller": rows_html([event], campaign=campaign, storyteller=True),
-        },
+        "player": rows_html([event], campaign=campaign, storyteller=False),
+        "storyteller": rows_html([event], campaign=campaign, storyteller=True),
         "data": EventOut(event).data,
-        "signals": signals_of([event]),
     }
 
 
@@ -60,10 +68,7 @@ def signals_of(events: list[TableEvent]) -> list[str]:
 
 def _row_saved(sender, instance: TableEvent, created: bool, raw: bool = False, **kwargs) -> None:
     if created and not raw:
-        push.publish_on_commit(
-            push.campaign_channel(instance.campaign_id),
-            build=lambda: row_message(instance.pk),
-        )
+        push.publish_on_commit(push.campaign_channel(instance.campaign_id), row_message(instance))
 
 
 def connect() -> None:

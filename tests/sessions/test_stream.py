@@ -6,9 +6,11 @@ hub); `test_stream_redis.py` goes through Redis across processes."""
 import asyncio
 import contextlib
 import json
+import threading
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 from rest_framework.authtoken.models import Token
 
@@ -23,6 +25,31 @@ from tests.sessions.fixtures import make_hero
 from tests.sessions.test_views import stored_roll
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def in_own_thread(coroutine_function):
+    """The test's async part, run as `async_to_sync` runs it but from a thread of its own: the
+    browser tests' Playwright keeps an event loop in the main thread for the whole session."""
+
+    def run():
+        outcome = {}
+
+        def target():
+            try:
+                outcome["value"] = async_to_sync(coroutine_function)()
+            except BaseException as error:  # re-raised in the test's thread
+                outcome["error"] = error
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join(60)
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
+
+    return run
 
 
 @pytest.fixture(autouse=True)
@@ -82,7 +109,7 @@ def live(campaign, after=0, **query):
 
 
 def test_a_roll_reaches_the_other_players_page_at_once(player, other_player, aelis, campaign):
-    @async_to_sync
+    @in_own_thread
     async def run():
         stream = await open_stream(other_player, live(campaign))
         roll = await sync_to_async(stored_roll)(campaign, player, aelis)
@@ -100,7 +127,7 @@ def test_a_roll_reaches_the_other_players_page_at_once(player, other_player, ael
 def test_a_secret_roll_goes_to_its_roller_and_the_conteur_only(
     player, other_player, storyteller, aelis, campaign
 ):
-    @async_to_sync
+    @in_own_thread
     async def run():
         users = {"player": player, "other_player": other_player, "storyteller": storyteller}
         streams = {name: await open_stream(user, live(campaign)) for name, user in users.items()}
@@ -125,7 +152,7 @@ def test_a_page_back_after_a_drop_gets_what_it_missed(player, other_player, aeli
     first = stored_roll(campaign, player, aelis).events.get().pk
     missed = stored_roll(campaign, player, aelis, seed=2).events.get().pk
 
-    @async_to_sync
+    @in_own_thread
     async def run():
         stream = await open_stream(other_player, live(campaign), **{"Last-Event-ID": str(first)})
         text = await stream.until(f"id: {missed}")
@@ -138,7 +165,7 @@ def test_a_page_back_after_a_drop_gets_what_it_missed(player, other_player, aeli
 
 
 def test_a_removed_member_stream_closes(player, other_player, campaign):
-    @async_to_sync
+    @in_own_thread
     async def run():
         stream = await open_stream(other_player, live(campaign))
         await Membership.objects.filter(campaign=campaign, user=other_player).adelete()
@@ -149,7 +176,7 @@ def test_a_removed_member_stream_closes(player, other_player, campaign):
 
 
 def test_a_non_member_gets_404(outsider, campaign):
-    @async_to_sync
+    @in_own_thread
     async def run():
         client = AsyncClient()
         await sync_to_async(client.force_login)(outsider)
@@ -161,7 +188,7 @@ def test_a_non_member_gets_404(outsider, campaign):
 def test_a_filtered_log_gets_only_its_character_rows_but_every_panel_signal(
     player, other_player, aelis, brann, campaign
 ):
-    @async_to_sync
+    @in_own_thread
     async def run():
         stream = await open_stream(player, live(campaign, filter=brann.pk))
         mine = await sync_to_async(stored_roll)(campaign, player, aelis)
@@ -177,7 +204,7 @@ def test_a_filtered_log_gets_only_its_character_rows_but_every_panel_signal(
 
 
 def test_the_other_tab_of_a_sheet_learns_its_new_version(player, aelis, campaign):
-    @async_to_sync
+    @in_own_thread
     async def run():
         sheet = await open_stream(player, f"/campaigns/{campaign.pk}/live/?sheet={aelis.pk}")
         saved = await sync_to_async(character_update)(
@@ -197,7 +224,7 @@ def test_the_other_tab_of_a_sheet_learns_its_new_version(player, aelis, campaign
 def test_a_stream_for_another_campaign_sheet_is_404(player, outsider, campaign, other_campaign):
     stranger = make_hero(other_campaign, outsider, "Ombre")
 
-    @async_to_sync
+    @in_own_thread
     async def run():
         client = AsyncClient()
         await sync_to_async(client.force_login)(player)
@@ -207,7 +234,7 @@ def test_a_stream_for_another_campaign_sheet_is_404(player, outsider, campaign, 
 
 
 def test_a_new_notification_lights_the_badge_on_any_page(player, campaign):
-    @async_to_sync
+    @in_own_thread
     async def run():
         page = await open_stream(player, "/live/")
         await sync_to_async(notify)(
@@ -225,7 +252,7 @@ def test_an_api_client_follows_the_log_as_json_with_its_token(
 ):
     token = Token.objects.create(user=other_player).key
 
-    @async_to_sync
+    @in_own_thread
     async def run():
         response = await AsyncClient().get(
             f"/api/campaigns/{campaign.pk}/stream/", headers={"Authorization": f"Token {token}"}
@@ -254,7 +281,7 @@ def test_an_api_client_follows_the_log_as_json_with_its_token(
 def test_an_api_stream_refuses_a_wrong_token_401_and_a_non_member_404(outsider, campaign):
     token = Token.objects.create(user=outsider).key
 
-    @async_to_sync
+    @in_own_thread
     async def run():
         path = f"/api/campaigns/{campaign.pk}/stream/"
         wrong = await AsyncClient().get(path, headers={"Authorization": "Token nope"})

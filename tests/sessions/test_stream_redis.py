@@ -3,11 +3,11 @@ reaches a stream held here, and a stream whose Redis subscription dropped catche
 database once it is back."""
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 
 from common import push
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
-from tests.sessions.test_stream import live, open_stream
+from tests.sessions.test_stream import in_own_thread, live, open_stream
 from tests.sessions.test_views import stored_roll
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -20,7 +20,7 @@ def _through_redis(settings, redis_broker):
 
 
 def test_a_roll_published_on_redis_reaches_the_stream(player, other_player, aelis, campaign):
-    @async_to_sync
+    @in_own_thread
     async def run():
         stream = await open_stream(other_player, live(campaign))
         roll = await sync_to_async(stored_roll)(campaign, player, aelis)
@@ -36,7 +36,7 @@ def test_a_roll_published_on_redis_reaches_the_stream(player, other_player, aeli
 def test_a_stream_that_lost_redis_catches_up_from_the_log(
     settings, player, other_player, aelis, campaign
 ):
-    @async_to_sync
+    @in_own_thread
     async def run():
         stream = await open_stream(other_player, live(campaign))
         # What the hub does when its subscription drops: every stream hears of a gap. The row
