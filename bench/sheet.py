@@ -300,21 +300,17 @@ def main() -> int:
         )
         emit({"name": f"{kind} (en processus)", **figures})
     port = free_port()
+    # The production web tier (bin/web: gunicorn with uvicorn workers, psycopg's pool).
     gunicorn = subprocess.Popen(
-        [
-            PYTHON,
-            "-m",
-            "gunicorn",
-            "altherion.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(WORKERS),
-            "--log-level",
-            "warning",
-        ],
+        [str(ROOT / "bin" / "web"), "--log-level", "warning"],
         cwd=ROOT,
-        env=env,
+        env={
+            **env,
+            "PY": PYTHON,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "WEB_CONCURRENCY": str(WORKERS),
+        },
     )
     try:
         wait_until_up(port, gunicorn)

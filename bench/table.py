@@ -3,8 +3,8 @@
 Run from the repository root: `.venv/bin/python bench/table.py` (PostgreSQL on 127.0.0.1 as user
 postgres, or BENCH_DATABASE_URL). It recreates the database `altherion_bench_table`, seeds a
 campaign (a Conteur, four players and their characters), empties the shared cache (Redis,
-BENCH_REDIS_URL, as in production), starts gunicorn on 127.0.0.1 as production runs it (the
-Dockerfile's and docker-compose.yml's 3 sync workers; BENCH_WORKERS, BENCH_THREADS) and runs
+BENCH_REDIS_URL, as in production), starts the production web tier on 127.0.0.1 (bin/web: gunicorn
+with 3 uvicorn workers, as docker-compose.yml runs it; BENCH_WORKERS) and runs
 bounded closed-loop loads (bench/_load.py: client threads in a few forked processes):
 
 - floor: GET /bench/floor — the sheet bench's floor (bench/_sheet_urls.py): the cheapest
@@ -67,7 +67,6 @@ WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
 # Per worker: 1 is gunicorn's sync worker, as in production (one connection per request, no
 # keep-alive); above 1 its gthread worker, each thread with its own PostgreSQL connection. On
 # two cores the sync workers held more pages: threads of one process queue on its GIL.
-THREADS = int(os.environ.get("BENCH_THREADS", "1"))
 POLL_INTERVAL = 1.5  # seconds, as the table page polls
 LIVE_SECONDS = 15  # the realistic phase: 50 pages polling every 1.5 s while a player rolls
 # The capacity row: more and more open pages (each polling every 1.5 s) while one roll a second
@@ -170,25 +169,17 @@ def free_port() -> int:
 
 
 def start_server(port: int, tree: Path = ROOT) -> subprocess.Popen:
+    # The production web tier (bin/web: gunicorn with uvicorn workers, psycopg's pool).
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "altherion.wsgi",
-            "-b",
-            f"127.0.0.1:{port}",
-            "-w",
-            str(WORKERS),
-            "--threads",
-            str(THREADS),
-            "--keep-alive",
-            "30",
-            "--log-level",
-            "warning",
-        ],
+        [str(Path(tree) / "bin" / "web"), "--keep-alive", "30", "--log-level", "warning"],
         cwd=tree,
-        env=server_env(tree),
+        env={
+            **server_env(tree),
+            "PY": sys.executable,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "WEB_CONCURRENCY": str(WORKERS),
+        },
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -419,7 +410,7 @@ def main() -> int:
         server.wait(timeout=15)
 
     base = results["floor"]
-    print(f"gunicorn : {WORKERS} workers × {THREADS} threads, PostgreSQL {DB_NAME}")
+    print(f"bin/web : {WORKERS} workers uvicorn, PostgreSQL {DB_NAME}")
     print(
         f"{'':38} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'débit/pl.':>10} {'p50/pl.':>8}"
         f" {'erreurs':>8}"
