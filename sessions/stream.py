@@ -18,7 +18,7 @@ from functools import wraps
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -76,7 +76,8 @@ def _closing(function, *args, **kwargs):
     try:
         return function(*args, **kwargs)
     finally:
-        connection.close()
+        if transaction.get_autocommit():  # never inside a transaction (a test's own)
+            connection.close()
 
 
 def sse(event: str, data: str = "", event_id: int | None = None) -> str:

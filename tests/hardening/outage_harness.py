@@ -305,6 +305,10 @@ def _app_env(database_url: str, workdir: Path) -> dict[str, str]:
         ALLOWED_HOSTS="127.0.0.1",
         # The load is one user's: the per-user throttle would answer 429s, not the database.
         API_THROTTLE_USER="100000/min",
+        # Its pages follow the table by polling, as a page whose event stream is down does: an
+        # open stream holds no database connection, so only a request meets the outage.
+        LIVE_PUSH="0",
+        LIVE_POLL_SECONDS="1.5",
         LOG_LEVEL="WARNING",
         # altherion.settings, with the static files served from the apps' folders (OUTAGE_SETTINGS).
         DJANGO_SETTINGS_MODULE="outage_settings",
@@ -399,7 +403,7 @@ def shared_cache_url() -> str:
 def served_app(
     private_postgres: PrivatePostgres, workdir: Path, cache_url: str | None = None
 ) -> Iterator[App]:
-    """gunicorn (2 workers × 4 threads) on the private cluster, with the demo loaded, the
+    """bin/web (2 uvicorn workers, psycopg's pool) on the private cluster, with the demo loaded, the
     player's API token and a logged-in session; stopped afterwards, whatever happened. Its cache
     is each worker's memory, or the Redis at `cache_url` that both share (production's shape)."""
     (workdir / "outage_settings.py").write_text(OUTAGE_SETTINGS)
@@ -411,14 +415,15 @@ def served_app(
     # gunicorn boots while the schema is made: its first request comes after the seed.
     with app.log.open("w") as log:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                *("-m", "gunicorn", "altherion.wsgi:application"),
-                *("--bind", f"127.0.0.1:{app.port}", "--workers", "2", "--threads", "4"),
-                *("--timeout", "30", "--graceful-timeout", "3"),
-            ],
+            [str(BASE_DIR / "bin" / "web"), "--timeout", "30", "--graceful-timeout", "3"],
             cwd=BASE_DIR,
-            env=env,
+            env={
+                **env,
+                "PY": sys.executable,
+                "HOST": "127.0.0.1",
+                "PORT": str(app.port),
+                "WEB_CONCURRENCY": "2",
+            },
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: the workers go with the master
