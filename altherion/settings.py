@@ -129,17 +129,6 @@ else:
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must be a postgres:// URL.")
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-    # DB_POOL (bin/web sets it): psycopg's connection pool, Django's way under ASGI, where each
-    # request runs in a thread of its own and may not keep a connection: a request (or an open
-    # stream's short read) borrows one and gives it back; at most DB_POOL connections a process.
-    POOL_SIZE = env.int("DB_POOL", default=0)
-    if POOL_SIZE > 0:
-        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1,
-            "max_size": POOL_SIZE,
-            "timeout": 10,
-        }
     # A kept connection PostgreSQL has ended (a restart) is replaced at its first use in a
     # request, instead of failing that request.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
