@@ -300,7 +300,7 @@ def main() -> int:
         )
         emit({"name": f"{kind} (en processus)", **figures})
     port = free_port()
-    # The production web tier (bin/web: gunicorn with uvicorn workers, psycopg's pool).
+    # The production web tier (bin/web: gunicorn with uvicorn workers).
     gunicorn = subprocess.Popen(
         [str(ROOT / "bin" / "web"), "--log-level", "warning"],
         cwd=ROOT,

@@ -169,7 +169,7 @@ def free_port() -> int:
 
 
 def start_server(port: int, tree: Path = ROOT) -> subprocess.Popen:
-    # The production web tier (bin/web: gunicorn with uvicorn workers, psycopg's pool).
+    # The production web tier (bin/web: gunicorn with uvicorn workers).
     process = subprocess.Popen(
         [str(Path(tree) / "bin" / "web"), "--keep-alive", "30", "--log-level", "warning"],
         cwd=tree,
