@@ -9,7 +9,7 @@
   function show(elt) {
     var b = banner();
     if (!b) { return; }
-    var polling = elt && /\bevery\b/.test(elt.getAttribute("hx-trigger") || "");
+    var polling = elt && /\b(every|live-poll)\b/.test(elt.getAttribute("hx-trigger") || "");
     b.textContent = polling ? b.dataset.retrying : b.dataset.keptInput;
     b.hidden = false;
   }

@@ -403,7 +403,7 @@ def shared_cache_url() -> str:
 def served_app(
     private_postgres: PrivatePostgres, workdir: Path, cache_url: str | None = None
 ) -> Iterator[App]:
-    """bin/web (2 uvicorn workers, psycopg's pool) on the private cluster, with the demo loaded, the
+    """bin/web (2 uvicorn workers) on the private cluster, with the demo loaded, the
     player's API token and a logged-in session; stopped afterwards, whatever happened. Its cache
     is each worker's memory, or the Redis at `cache_url` that both share (production's shape)."""
     (workdir / "outage_settings.py").write_text(OUTAGE_SETTINGS)
