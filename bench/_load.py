@@ -13,8 +13,11 @@ import multiprocessing
 import os
 import random
 import statistics
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 CLIENT_PROCESSES = int(os.environ.get("BENCH_CLIENT_PROCESSES", "4"))
 
@@ -220,3 +223,45 @@ def tree_rss_bytes(pid: int) -> int | None:
     except (OSError, StopIteration):
         return None
     return 1024 * rss + sum(tree_rss_bytes(child) or 0 for child in children)
+
+
+def recreate_database(admin_url: str, name: str, env: dict[str, str], root: Path) -> None:
+    """Drop and create the bench's database `name`, then migrate it with `env`."""
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=root,
+        env=env,
+        check=True,
+    )
+
+
+def start_web(tree: Path, env: dict[str, str], port: int, workers: int, *args: str):
+    """bin/web, the production web tier, from `tree` on 127.0.0.1:`port` (extra gunicorn `args`),
+    returned once /healthz answers."""
+    process = subprocess.Popen(
+        [str(Path(tree) / "bin" / "web"), "--log-level", "warning", *args],
+        cwd=tree,
+        env={
+            **env,
+            "PY": sys.executable,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "WEB_CONCURRENCY": str(workers),
+        },
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return process
+        except OSError:
+            time.sleep(0.2)
+    process.terminate()
+    raise SystemExit("bin/web did not start")

@@ -25,8 +25,9 @@ as in production), then for each N of BENCH_PUSH_PAGES (100, 500, 1,000, 2,000):
   turn, every fifth one of a table secret (visibility "storyteller": its roller and the Conteur
   only): `sessions.services.roll_create` through the ORM, as the table's POST calls it (not over
   HTTP: the server's CPU then goes to the streams alone). Each roll's commit time is taken by an
-  on-commit callback registered before the roll's own (which renders the row and publishes it on
-  Redis), so the figure includes the publishing;
+  on-commit callback registered before the roll's own (which publishes it on Redis; each web
+  process draws the row when its streams need it), so the figure includes the publishing and
+  the drawing;
 - then waits until every page that may see a roll has it, or 5 s at most, and closes the pages.
 
 Per N: p50, p95 and p99 of (arrival − commit) over every (roll, page that may see it) pair, the
@@ -44,7 +45,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import http.client
 import multiprocessing
 import os
 import random
@@ -60,6 +60,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+import _load  # noqa: E402
 from _load import machine_busy_seconds, tree_cpu_seconds, tree_rss_bytes  # noqa: E402
 from _report import emit  # noqa: E402
 
@@ -108,17 +109,7 @@ def server_env() -> dict[str, str]:
 
 
 def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=server_env(),
-        check=True,
-    )
+    _load.recreate_database(ADMIN_URL, DB_NAME, server_env(), ROOT)
 
 
 def seed(tables: int) -> list[dict]:
@@ -189,49 +180,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def server_command(port: int) -> tuple[list[str], str]:
-    """bin/web where this tree has it, else the command it runs (issue 40's web tier)."""
-    web = ROOT / "bin" / "web"
-    if web.exists():
-        return [str(web), "--log-level", "warning"], "bin/web"
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "altherion.asgi:application",
-        "-k",
-        "uvicorn_worker.UvicornWorker",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(WORKERS),
-        "--log-level",
-        "warning",
-    ]
-    return command, "gunicorn -k uvicorn_worker.UvicornWorker altherion.asgi:application"
-
-
 def start_server(port: int) -> subprocess.Popen:
-    command, _ = server_command(port)
-    env = {
-        **server_env(),
-        "WEB_CONCURRENCY": str(WORKERS),
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "PY": sys.executable,
-    }
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return process
-        except OSError:
-            time.sleep(0.2)
-    stop_server(process)
-    raise SystemExit("le serveur n'a pas démarré")
+    return _load.start_web(ROOT, server_env(), port, WORKERS)
 
 
 def stop_server(process: subprocess.Popen) -> None:
@@ -572,7 +522,7 @@ def roll_all(tables: list[dict], rolls, started: float, rate: float, records) ->
         committed: list[float] = []
         with transaction.atomic():
             # Registered first, so it runs first after the COMMIT: before the roll's own
-            # callback renders the row and publishes it.
+            # callback publishes it.
             transaction.on_commit(lambda committed=committed: committed.append(time.time()))
             roll = services.roll_create(
                 campaign=campaign_get_for_member(user=user, pk=data["campaign"]),
@@ -598,7 +548,7 @@ def users_of(tables: list[dict]) -> list[int]:
 
 def warm_up_driver(tables: list[dict]) -> None:
     """A few rolls in this process before the drivers fork from it: they inherit the imports,
-    the templates and the compiled row rendering a first roll pays for."""
+    and what a first roll compiles."""
     from multiprocessing import SimpleQueue
 
     out = SimpleQueue()
@@ -830,7 +780,7 @@ def report(f: dict) -> None:
     )
     print(
         f"        commit → page : p50 {f['p50']:.0f} ms, p95 {f['p95']:.0f} ms,"
-        f" p99 {f['p99']:.0f} ms, max {f['max']:.0f} ms (dont rendu et publication par le"
+        f" p99 {f['p99']:.0f} ms, max {f['max']:.0f} ms (dont publication par le"
         f" pilote p50 {f['publish_p50']:.0f} ms, p95 {f['publish_p95']:.0f} ms)"
     )
     print(
@@ -922,10 +872,9 @@ def run() -> int:
     tables = seed(max(PAGES) // SEATS)
     print(f"{len(tables)} tables semées en {time.monotonic() - began:.0f} s")
     warm_up_driver(tables)
-    _, served_by = server_command(0)
     ((limit,),) = admin("SELECT current_setting('max_connections')::int")
     print(
-        f"serveur : {served_by}, {WORKERS} workers ; {CLIENT_PROCESSES} processus de pages,"
+        f"serveur : bin/web, {WORKERS} workers ; {CLIENT_PROCESSES} processus de pages,"
         f" {DRIVERS} pilotes ; {SECONDS:g} s de jets par palier ; PostgreSQL"
         f" {'du banc' if OWN_POSTGRES else ADMIN_URL.rsplit('@', 1)[-1]},"
         f" max_connections {limit}"

@@ -31,7 +31,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _load import median_ratio, merged, summary  # noqa: E402
+from _load import median_ratio, merged, start_web, summary  # noqa: E402
 from _report import emit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,21 +134,6 @@ def manage(*args: str, env) -> str:
         sys.stderr.write(result.stdout + result.stderr)
         raise SystemExit(f"manage.py {args[0]} failed")
     return result.stdout
-
-
-def wait_until_up(port: int, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("gunicorn exited early")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            conn.getresponse().read()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("gunicorn did not answer within 30 s")
 
 
 class Writer:
@@ -300,20 +285,8 @@ def main() -> int:
         )
         emit({"name": f"{kind} (en processus)", **figures})
     port = free_port()
-    # The production web tier (bin/web: gunicorn with uvicorn workers).
-    gunicorn = subprocess.Popen(
-        [str(ROOT / "bin" / "web"), "--log-level", "warning"],
-        cwd=ROOT,
-        env={
-            **env,
-            "PY": PYTHON,
-            "HOST": "127.0.0.1",
-            "PORT": str(port),
-            "WEB_CONCURRENCY": str(WORKERS),
-        },
-    )
+    gunicorn = start_web(ROOT, env, port, WORKERS)  # the production web tier
     try:
-        wait_until_up(port, gunicorn)
         cookie = {"Cookie": browser_cookies(port, seed)}
         targets = [
             ("floor (minimal view)", "/bench/floor", cookie),

@@ -46,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))  # the sheet bench's settings and floor view
+import _load  # noqa: E402
 from _load import Load, machine_busy_seconds, median_ratio, merged, tree_cpu_seconds  # noqa: E402
 from _poll_cost import poll_costs  # noqa: E402
 from _report import emit  # noqa: E402
@@ -100,17 +101,7 @@ def server_env(tree: Path = ROOT) -> dict[str, str]:
 
 
 def recreate_database() -> None:
-    import psycopg
-
-    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=server_env(),
-        check=True,
-    )
+    _load.recreate_database(ADMIN_URL, DB_NAME, server_env(), ROOT)
 
 
 def seed() -> dict:
@@ -169,29 +160,7 @@ def free_port() -> int:
 
 
 def start_server(port: int, tree: Path = ROOT) -> subprocess.Popen:
-    # The production web tier (bin/web: gunicorn with uvicorn workers).
-    process = subprocess.Popen(
-        [str(Path(tree) / "bin" / "web"), "--keep-alive", "30", "--log-level", "warning"],
-        cwd=tree,
-        env={
-            **server_env(tree),
-            "PY": sys.executable,
-            "HOST": "127.0.0.1",
-            "PORT": str(port),
-            "WEB_CONCURRENCY": str(WORKERS),
-        },
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return process
-        except OSError:
-            time.sleep(0.2)
-    process.terminate()
-    raise SystemExit("gunicorn did not start")
+    return _load.start_web(tree, server_env(tree), port, WORKERS, "--keep-alive", "30")
 
 
 @contextlib.contextmanager

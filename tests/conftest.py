@@ -235,15 +235,7 @@ def web_server(django_db_setup, tmp_path_factory):
         # DEBUG off serves the manifest's hashed names: collectstatic's, into the test's folder.
         STATIC_ROOT=str(folder / "static"),
     )
-    collect = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert collect.returncode == 0, collect.stderr
+    web_tier.collect_static(env)
     log = folder / "web.log"
     process = web_tier.start({**env, "PY": sys.executable}, log)
     try:

@@ -5,12 +5,27 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 from tests.altherion.test_deploy import BASE_DIR, http_get
 
 WEB = BASE_DIR / "bin" / "web"
+
+
+def collect_static(env: dict[str, str], timeout: float = 300) -> None:
+    """collectstatic into `env`'s STATIC_ROOT: with DEBUG off pages name the manifest's files (the
+    image collects them when it is built)."""
+    collect = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert collect.returncode == 0, collect.stderr
 
 
 def start(env: dict[str, str], log: Path) -> subprocess.Popen:

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
+from tests import web_tier
 from tests.altherion.test_deploy import (
     BASE_DIR,
     free_port,
@@ -196,15 +197,7 @@ def test_the_web_service_is_healthy_over_http_and_redirects_everything_else(
     # The image runs collectstatic when it is built (Dockerfile); here, into a temporary folder.
     static = {"STATIC_ROOT": str(tmp_path / "static")}
     env = server_environment(**environment, **static)
-    collect = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert collect.returncode == 0, collect.stderr
+    web_tier.collect_static(env)
 
     # bin/web with the venv's python, on 127.0.0.1 and a free port rather than 0.0.0.0:8000.
     port = free_port()

@@ -108,7 +108,9 @@ def live(campaign, after=0, **query):
     return f"/campaigns/{campaign.pk}/live/?after={after}{extra}"
 
 
-def test_a_roll_reaches_the_other_players_page_at_once(player, other_player, aelis, campaign):
+def roll_seen_by_other_page(player, other_player, aelis, campaign) -> tuple[int, str]:
+    """A roll of `player`'s, and what `other_player`'s open table page received of it."""
+
     @in_own_thread
     async def run():
         stream = await open_stream(other_player, live(campaign))
@@ -118,7 +120,11 @@ def test_a_roll_reaches_the_other_players_page_at_once(player, other_player, ael
         await stream.close()
         return event, text
 
-    event, text = run()
+    return run()
+
+
+def test_a_roll_reaches_the_other_players_page_at_once(player, other_player, aelis, campaign):
+    event, text = roll_seen_by_other_page(player, other_player, aelis, campaign)
     assert "event: row" in text
     assert f'data-event-id="{event}"' in text
     assert "Aelis" in text

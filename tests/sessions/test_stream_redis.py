@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 
 from common import push
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
-from tests.sessions.test_stream import in_own_thread, live, open_stream
+from tests.sessions.test_stream import in_own_thread, live, open_stream, roll_seen_by_other_page
 from tests.sessions.test_views import stored_roll
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -20,16 +20,7 @@ def _through_redis(settings, redis_broker):
 
 
 def test_a_roll_published_on_redis_reaches_the_stream(player, other_player, aelis, campaign):
-    @in_own_thread
-    async def run():
-        stream = await open_stream(other_player, live(campaign))
-        roll = await sync_to_async(stored_roll)(campaign, player, aelis)
-        event = await sync_to_async(lambda: roll.events.get().pk)()
-        text = await stream.until(f"id: {event}")
-        await stream.close()
-        return event, text
-
-    event, text = run()
+    event, text = roll_seen_by_other_page(player, other_player, aelis, campaign)
     assert f'data-event-id="{event}"' in text
 
 
