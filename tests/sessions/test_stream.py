@@ -18,10 +18,13 @@ from campaigns.live import notify
 from campaigns.models import Membership, Notification
 from campaigns.policy import campaign_get_for_member
 from characters.services import character_update
+from sessions.combat import fights as combat
 from sessions.models import Visibility
 from sessions.selectors import events_for_user, players_who_see
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import make_hero
+from tests.sessions.test_combat_services import quick, set_initiatives
+from tests.sessions.test_combat_turn_notice import next_turn
 from tests.sessions.test_views import stored_roll
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -310,9 +313,36 @@ def test_who_a_row_is_pushed_to_is_who_the_log_shows_it_to(
     event = roll.events.get()
     pushed_to = players_who_see(event)
     for user in (player, other_player):
-        shown = bool(events_for_user(campaign=as_member(campaign, user), user=user))
+        shown = bool(events_for_user(campaign=member_campaign(campaign, user), user=user))
         assert shown == (pushed_to == "all" or user.pk in pushed_to), (visibility, user)
 
 
-def as_member(campaign, user):
+def member_campaign(campaign, user):
     return campaign_get_for_member(user=user, pk=campaign.pk)
+
+
+def test_a_new_turn_refreshes_the_fight_and_tells_the_player_whose_turn_it_is(
+    storyteller, other_player, campaign, aelis, brann
+):
+    conteur = member_campaign(campaign, storyteller)
+    encounter = combat.encounter_open(campaign=conteur, by=storyteller, name="Embuscade")
+    combat.combatants_add(
+        campaign=conteur,
+        by=storyteller,
+        encounter_id=encounter.pk,
+        joining=combat.party_joining(conteur, [aelis.pk, brann.pk]),
+    )
+    quick(conteur, storyteller, encounter, "Brigand")
+    set_initiatives(encounter, {"Aelis": 8, "Brann": 12, "Brigand": 15})
+
+    @in_own_thread
+    async def run():
+        page = await open_stream(other_player, f"/campaigns/{campaign.pk}/live/")
+        await sync_to_async(next_turn)(conteur, storyteller, encounter)  # Brigand → Brann
+        text = await page.until("event: notifications")
+        text = await page.until("event: combat")
+        await page.close()
+        return text
+
+    text = run()
+    assert "event: row" not in text  # a page without the log gets the signals only
