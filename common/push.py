@@ -13,7 +13,6 @@ catches up from the database with its cursor (`Last-Event-ID`), so nothing is lo
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import logging
 import threading
@@ -30,8 +29,6 @@ logger = logging.getLogger(__name__)
 
 # A page that reads slower than this many messages behind is closed; it reconnects and catches up.
 QUEUE_SIZE = 500
-# What the streams of one process share, by key (a row drawn once for all of them): the newest.
-SHARED_SIZE = 256
 GAP = {"type": "gap"}  # what a stream gets when its messages may have been lost
 
 _clients: dict[str, redis.Redis] = {}
@@ -62,7 +59,9 @@ def publish_on_commit(channel: str, message: dict[str, Any] | None = None, *, bu
 
 def listened() -> bool:
     """Whether a message could reach a stream: through Redis, or to a hub of this process."""
-    return bool(settings.PUSH_REDIS_URL) or bool(_hubs)
+    with _hubs_lock:
+        loops = list(_hubs)
+    return bool(settings.PUSH_REDIS_URL) or any(not loop.is_closed() for loop in loops)
 
 
 def publish(channel: str, message: dict[str, Any] | None) -> None:
@@ -139,7 +138,6 @@ class Hub:
         self.subscriptions: dict[str, set[Subscription]] = defaultdict(set)
         self.task: asyncio.Task | None = None
         self.ready = asyncio.Event()
-        self.shared: dict[Any, asyncio.Future] = {}
 
     def start(self) -> None:
         if not self.url:
@@ -160,18 +158,6 @@ class Hub:
                 subscribers.discard(subscription)
                 if not subscribers:
                     del self.subscriptions[channel]
-
-    def once(self, key: Any, make) -> asyncio.Future:
-        """The awaitable `make()` gives, made once for every stream of this process that asks
-        for `key` (the newest SHARED_SIZE keys are kept). It runs in a context of its own, not
-        in the asking stream's request, which may end first."""
-        found = self.shared.get(key)
-        if found is None:
-            loop = asyncio.get_running_loop()
-            found = self.shared[key] = loop.create_task(make(), context=contextvars.Context())
-            while len(self.shared) > SHARED_SIZE:
-                del self.shared[next(iter(self.shared))]
-        return found
 
     def dispatch(self, channel: str, data: str | bytes) -> None:
         subscribers = self.subscriptions.get(channel)

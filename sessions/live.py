@@ -1,9 +1,11 @@
 """What the table publishes after a commit (common.push), for the pages' event streams.
 
-A new row of the log publishes the players it goes to (`selectors.players_who_see`, the log's
-visibility rule) and the panels it changes; each process holding streams that show it draws it
-once (`row_shown`, as the Conteur and as a player see it, and as the API does), and each stream
-picks its viewer's version.
+A new row of the log is drawn once, after its commit, by the process that wrote it: as the
+Conteur and as a player see it, with the players it goes to (`selectors.players_who_see`, the
+log's visibility rule) and what the API's stream sends of it; each stream then picks its
+viewer's version without reading the database. (Drawing it in each process that holds streams
+instead, off the writer's path, was measured: it put the database read and the drawing on the
+streams' side and the delay went from tens of milliseconds to seconds; bench/README.md.)
 """
 
 from __future__ import annotations
@@ -24,22 +26,10 @@ MORALE = "morale"
 COMBAT = "combat"
 
 
-def row_message(event: TableEvent) -> dict[str, Any]:
-    """What a new row publishes: who may see it and which panels it changes, from the saved row
-    itself. Each process that holds a stream needing the row draws it then (`row_shown`), once:
-    the write that made it pays nothing for the pages."""
-    return {
-        "type": "row",
-        "id": event.pk,
-        "character": event.character_id,
-        "players": selectors.players_who_see(event),
-        "signals": signals_of([event]),
-    }
-
-
-def row_shown(event_id: int) -> dict[str, Any] | None:
-    """One row as the streams send it: drawn as the Conteur and as a player see it, and as the
-    API shows it (None if it is gone)."""
+def row_message(event_id: int) -> dict[str, Any] | None:
+    """What a new row publishes, read after its commit (None if it is gone): who may see it, the
+    panels it changes, and the row drawn as the Conteur and as a player see it, and as the API
+    shows it. Drawn here once: the streams of every process only pick their viewer's version."""
     event = (
         TableEvent.objects.select_related("roll", "actor", "character", "campaign")
         .defer(*selectors.CHARACTER_UNREAD)
@@ -50,8 +40,15 @@ def row_shown(event_id: int) -> dict[str, Any] | None:
         return None
     campaign: Campaign = event.campaign
     return {
-        "player": rows_html([event], campaign=campaign, storyteller=False),
-        "storyteller": rows_html([event], campaign=campaign, storyteller=True),
+        "type": "row",
+        "id": event.pk,
+        "character": event.character_id,
+        "players": selectors.players_who_see(event),
+        "signals": signals_of([event]),
+        "html": {
+            "player": rows_html([event], campaign=campaign, storyteller=False),
+            "storyteller": rows_html([event], campaign=campaign, storyteller=True),
+        },
         "data": EventOut(event).data,
     }
 
@@ -68,7 +65,9 @@ def signals_of(events: list[TableEvent]) -> list[str]:
 
 def _row_saved(sender, instance: TableEvent, created: bool, raw: bool = False, **kwargs) -> None:
     if created and not raw:
-        push.publish_on_commit(push.campaign_channel(instance.campaign_id), row_message(instance))
+        push.publish_on_commit(
+            push.campaign_channel(instance.campaign_id), build=lambda: row_message(instance.pk)
+        )
 
 
 def connect() -> None:

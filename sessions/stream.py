@@ -31,7 +31,7 @@ from campaigns.policy import ROW_ID_MAX, campaign_get_for_member, is_storyteller
 from characters.selectors import character_get_for_viewer
 from common import push
 from sessions import selectors
-from sessions.live import row_shown, signals_of
+from sessions.live import signals_of
 from sessions.log_rows import rows_html
 from sessions.serializers import EventOut
 
@@ -206,7 +206,7 @@ async def _forward(viewer: Viewer, message: dict) -> str:
     if kind == "gap":
         return await _catch_up(viewer) + "".join(sse(n) for n in ("morale", "combat"))
     if kind == "row":
-        return await _row(viewer, message)
+        return _row(viewer, message)
     if kind == NOTIFICATIONS:
         return sse(NOTIFICATIONS, "{}" if viewer.api else "")
     if kind == SHEET:
@@ -217,7 +217,7 @@ async def _forward(viewer: Viewer, message: dict) -> str:
     return ""
 
 
-async def _row(viewer: Viewer, message: dict) -> str:
+def _row(viewer: Viewer, message: dict) -> str:
     """A new row for its viewers (the row itself only on pages that show the log, within their
     filter), and the panels it changes; nothing at all for anyone else."""
     if not viewer.sees(message):
@@ -227,20 +227,11 @@ async def _row(viewer: Viewer, message: dict) -> str:
         return signals
     if viewer.character is not None and message["character"] != viewer.character:
         return signals
-    shown = await push.hub().once(("row", message["id"]), lambda: _draw(message["id"]))
-    if shown is None:
-        return signals
     viewer.after = max(viewer.after, message["id"])
     if viewer.api:
-        return sse("log", json.dumps(shown["data"]), message["id"]) + signals
+        return sse("log", json.dumps(message["data"]), message["id"]) + signals
     version = "storyteller" if viewer.storyteller else "player"
-    return sse("row", shown[version], message["id"]) + signals
-
-
-def _draw(event_id: int):
-    """A row drawn for every stream of the process (`Hub.once` runs it outside their requests,
-    in the process's own thread for the database)."""
-    return sync_to_async(_closing)(row_shown, event_id)
+    return sse("row", message["html"][version], message["id"]) + signals
 
 
 async def _catch_up(viewer: Viewer) -> str:

@@ -25,6 +25,15 @@ from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import key
 
 LEAN = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_live_pages(settings):
+    """The write's own statements: with a live page to tell (Redis, or a stream in this
+    process), the new row is read once more after the commit to be drawn for them."""
+    settings.PUSH_REDIS_URL = ""
+
+
 # A plain roll through the API: the access check, the table's lock (with the open arc), the
 # roller locked (its key looked up in the same statement), its skills, the roll, its log line.
 API_ROLL_STATEMENTS = 6
