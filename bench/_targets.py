@@ -17,7 +17,8 @@ TARGETS_BY_ISSUE: dict[int, dict[str, tuple]] = {
         "page de la fiche": ("ratio", ">=", 0.4),
         "API : détail de la fiche": ("ratio", ">=", 0.5),
         "création d'un jet (API, 8 clients)": ("ratio", ">=", 0.3),
-        "pages de table ouvertes tenues (p99 du poll ≤ 250 ms)": ("pages", ">=", 500),
+        # Held by push since issue 40 (the issue allowed it: bench/push.py's step figures).
+        "pages de table ouvertes tenues (flux en direct, p99 ≤ 250 ms)": ("pages", ">=", 500),
     },
     40: {
         "flux en direct : 2000 pages ouvertes (jet commis → page)": (
