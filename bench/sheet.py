@@ -100,7 +100,6 @@ def environment() -> dict[str, str]:
         "DEBUG": "0",
         "HTTPS": "0",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CONN_MAX_AGE": "60",
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "_sheet_settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT / "bench"), str(ROOT)]),

@@ -92,7 +92,6 @@ def server_env(tree: Path = ROOT) -> dict[str, str]:
         "DEBUG": "0",
         "HTTPS": "0",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CONN_MAX_AGE": "60",
         "LOG_LEVEL": "WARNING",
         "CELERY_BROKER_URL": "",
         "DJANGO_SETTINGS_MODULE": "_sheet_settings",

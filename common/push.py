@@ -30,6 +30,8 @@ logger = logging.getLogger(__name__)
 # A page that reads slower than this many messages behind is closed; it reconnects and catches up.
 QUEUE_SIZE = 500
 GAP = {"type": "gap"}  # what a stream gets when its messages may have been lost
+# The database reads the streams of one process make at once (their catch-ups after a restart).
+READS = 8
 
 _clients: dict[str, redis.Redis] = {}
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
@@ -138,6 +140,7 @@ class Hub:
         self.subscriptions: dict[str, set[Subscription]] = defaultdict(set)
         self.task: asyncio.Task | None = None
         self.ready = asyncio.Event()
+        self.reads = asyncio.Semaphore(READS)
 
     def start(self) -> None:
         if not self.url:

@@ -111,7 +111,7 @@ async def page_stream(request: HttpRequest, pk: int | None = None) -> StreamingH
         api=False,
         reconnected=_reconnected(request),
     )
-    return _response(viewer)
+    return await _response(viewer)
 
 
 @require_GET
@@ -137,7 +137,7 @@ async def api_stream(request: HttpRequest, campaign_id: int) -> HttpResponse:
         api=True,
         reconnected=_reconnected(request),
     )
-    return _response(viewer)
+    return await _response(viewer)
 
 
 async def _api_user(request: HttpRequest):
@@ -161,7 +161,10 @@ async def _campaign(user, pk: int | None) -> Campaign | None:
     return await _read(campaign_get_for_member)(user=user, pk=pk)
 
 
-def _response(viewer: Viewer) -> StreamingHttpResponse:
+async def _response(viewer: Viewer) -> StreamingHttpResponse:
+    # The session's and the user's reads (the middleware's, in this request's thread) let
+    # their connection go before the stream waits for anything.
+    await _read(lambda: None)()
     response = StreamingHttpResponse(_follow(viewer), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # proxies that buffer (nginx) pass each event at once
@@ -175,7 +178,6 @@ async def _follow(viewer: Viewer) -> AsyncIterator[str]:
         channels.append(push.campaign_channel(viewer.campaign.pk))
     subscription = hub.subscribe(*channels)
     try:
-        await _read(lambda: None)()  # the session's and the user's reads let their connection go
         yield f"retry: {RETRY_MS}\n\n"
         await _ready(hub)
         yield await _catch_up(viewer)
@@ -235,9 +237,13 @@ def _row(viewer: Viewer, message: dict) -> str:
 
 
 async def _catch_up(viewer: Viewer) -> str:
+    """What the log holds after the viewer's cursor; at most `push.READS` streams of a process
+    read at once (hundreds of pages reconnecting after a restart would open as many
+    connections)."""
     if viewer.after is None or viewer.campaign is None:
         return ""
-    return await _read(_missed)(viewer)
+    async with push.hub().reads:
+        return await _read(_missed)(viewer)
 
 
 def _missed(viewer: Viewer) -> str:
