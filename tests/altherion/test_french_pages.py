@@ -174,6 +174,9 @@ def test_history_rows_name_the_field_once_in_french():
 
 
 def test_names_are_elided_after_de():
-    from altherion.templatetags.french import de
+    from altherion.templatetags.french import de, le, que
 
     assert de("Aelis") == "d'Aelis" and de("Écoute") == "d'Écoute" and de("Brann") == "de Brann"
+    assert (
+        de("Histoire") == "d'Histoire" and que("Oskar") == "qu'Oskar" and le("Hydre") == "l'Hydre"
+    )

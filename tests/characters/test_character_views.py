@@ -1,5 +1,7 @@
 """The sheet page: reading, in-place edits with derived values swapped back, conflicts, actions."""
 
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -374,3 +376,14 @@ def test_the_sheet_refuses_a_blank_name_and_keeps_the_old_one(client, player, ch
     assert "Ce champ est obligatoire." in response.content.decode()
     character.refresh_from_db()
     assert (character.name, character.version) == ("Aelis", 1)
+
+
+def test_names_after_de_are_elided_before_a_mute_h(make_character, client, player):
+    """« Expertises d'Histoire », « Niveau d'Histoire »: a skill starting with a mute h."""
+    oskar = make_character(name="Oskar", skills=[("histoire", 2)])
+    client.force_login(player)
+    body = unescape(client.get(sheet_url(oskar)).content.decode())
+    assert "Expertises d'Histoire" in body and "Niveau d'Histoire" in body
+    assert "de Histoire" not in body
+    history = unescape(client.get(reverse("characters:history", args=[oskar.pk])).content.decode())
+    assert "Historique d'Oskar" in history
