@@ -282,6 +282,24 @@ def test_history_lists_changes_and_the_storyteller_restores(client, player, stor
     assert character.karma == 0
 
 
+def test_restoring_an_empty_value_says_so(client, player, storyteller, character):
+    """A lineage first written from nothing: its history and restore button say « (vide) »,
+    not « Restaurer «  » »; the button empties it again."""
+    client.force_login(player)
+    client.post(field_url(character, "lineage"), {"value": "Maison d'Ambre", "version": 1})
+    client.force_login(storyteller)
+    body = unescape(client.get(reverse("characters:history", args=[character.pk])).content.decode())
+    assert "(vide) → Maison d'Ambre" in body
+    assert "Restaurer (vide)" in body
+    assert "« »" not in " ".join(body.split())
+    change = CharacterChange.objects.get()
+    client.post(reverse("characters:history_restore", args=[character.pk, change.pk]))
+    character.refresh_from_db()
+    assert character.lineage == ""
+    body = unescape(client.get(reverse("characters:history", args=[character.pk])).content.decode())
+    assert "Maison d'Ambre → (vide)" in body and "Restaurer « Maison d'Ambre »" in body
+
+
 def test_private_note_changes_are_hidden_from_other_members(
     client, player, other_player, character
 ):
