@@ -147,6 +147,8 @@ class ActRecord:
     """What the sheet knows about the current act and arc (the roll log plus the Conteur's ticks)."""
 
     improved_this_act: frozenset[tuple[str, str]] = frozenset()
+    # Still in training (queued or running): counts as this act's one, but is not made yet.
+    training_this_act: frozenset[tuple[str, str]] = frozenset()
     used_in_arc: frozenset[str] = frozenset()
     opposition_levels: Mapping[str, int] = field(default_factory=dict)
     # Reading (§10): the Conteur ticks one opposition level per character for the arc (the
@@ -219,6 +221,11 @@ def can_spend(
         reasons.append(f"Il faut {cost} points d'expérience, il n'en reste que {xp_available}.")
     if kind in ONCE_PER_ACT and (kind, target) in record.improved_this_act:
         reasons.append("Cette amélioration a déjà été faite une fois pendant cet acte.")
+    elif kind in ONCE_PER_ACT and (kind, target) in record.training_this_act:
+        reasons.append(
+            "Cette amélioration est déjà à l'entraînement pendant cet acte : "
+            "elle sera faite à la fin de son entraînement (une fois par acte)."
+        )
     skill = ref.SKILLS_BY_KEY.get(target)
     theoretical = skill is not None and not skill.rolled
     needs_means = kind in {"skill", "specialty"} and theoretical
