@@ -204,6 +204,11 @@ def raised(kind: str, current: int, *, favourite_bonus: int = 0) -> int:
     return current + 1
 
 
+# The reason a page explains (how to unlock it) when it locks an improvement.
+NOT_USED_IN_ARC = (
+    "Seul ce qui a été utilisé pendant l'arc peut être amélioré : un jet à une séance de l'arc, "
+    "ou la case « Utilisé pendant l'arc » que le Conteur coche à sa clôture."
+)
 ONCE_PER_ACT = frozenset({"characteristic", "skill", "combativeness", "forgotten_domain"})
 OPPOSITION_NEEDED = frozenset({"skill", "forgotten_domain"})
 
@@ -235,7 +240,7 @@ def can_spend(
         )
     improves_use = kind in {"characteristic", "skill", "forgotten_domain", "specialty"}
     if improves_use and not needs_means and target not in record.used_in_arc:
-        reasons.append("Seul ce qui a été utilisé pendant l'arc peut être amélioré.")
+        reasons.append(NOT_USED_IN_ARC)
     if kind in OPPOSITION_NEEDED and opposition_level_for(record, target) < improvement.level:
         reasons.append(
             "Il faut avoir affronté une opposition de niveau au moins égal "
