@@ -64,6 +64,7 @@ class CreationForm(forms.Form):
                 label=_("Expertises %(of_skill)s") % {"of_skill": de(skill.label)},
                 required=False,
                 max_length=500,
+                widget=forms.TextInput(attrs={"placeholder": _("Expertises")}),
             )
         for language in reference.LANGUAGES:
             self.fields[f"lang_{language.key}"] = forms.IntegerField(

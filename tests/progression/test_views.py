@@ -244,6 +244,9 @@ def test_locked_experience_says_why_and_the_conteur_finds_the_box_that_unlocks_i
     assert f'<details id="spend-{aelis.pk}" open>' in checklist
     assert f'<details id="spend-{party[1].pk}">' in checklist
     assert "Débloquer la dépense d'expérience" in checklist
+    # Several skills are ticked as checkboxes (a keyboard goes through them), not a <select>.
+    assert f'type="checkbox" name="used_{aelis.pk}" value="wisdom"' in checklist
+    assert f'type="checkbox" name="used_{aelis.pk}" value="strength" checked' in checklist
 
     corrected = checklist_post(party, "confirm")
     corrected[f"used_{aelis.pk}"] = ["strength", "wisdom"]
