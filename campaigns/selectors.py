@@ -58,7 +58,8 @@ def invitation_get(*, campaign: Campaign, pk: int) -> Invitation:
 
 
 def invitation_by_token(*, token: str) -> Invitation | None:
-    return Invitation.objects.select_related("campaign").filter(token=token).first()
+    """The invitation with its campaign and who made it (the join page names both)."""
+    return Invitation.objects.select_related("campaign", "created_by").filter(token=token).first()
 
 
 def arcs_for_campaign(*, campaign: Campaign) -> QuerySet[Arc]:

@@ -126,14 +126,17 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
 
 
 def invitation_problem(invitation: Invitation | None, *, user) -> str | None:
-    """Why this invitation cannot be used by this user now, in French; None if it can."""
+    """Why this invitation cannot be used by this user now, in French; None if it can. A visitor
+    not signed in is told only what is wrong with the link itself."""
     if invitation is None:
         return "Ce lien d'invitation n'existe pas."
     if invitation.revoked_at is not None:
         return "Ce lien d'invitation a été révoqué par le Conteur."
     if invitation.expires_at <= timezone.now():
         return "Ce lien d'invitation a expiré : demandez-en un nouveau au Conteur."
-    membership = Membership.objects.filter(campaign=invitation.campaign_id, user=user).first()
+    membership = None
+    if user.is_authenticated:
+        membership = Membership.objects.filter(campaign=invitation.campaign_id, user=user).first()
     if membership is not None:
         if membership.role == Role.STORYTELLER:
             return "Vous êtes le Conteur de cette campagne : ce lien est pour vos joueurs."

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -274,10 +275,13 @@ def invitation_revoke(request: HtmxHttpRequest, pk: int, invitation_pk: int) -> 
     return redirect("campaigns:invitations", pk=campaign.pk)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The invitation page: the campaign's name shows only when the link is usable by this user."""
+    """The invitation page: the campaign's name and who invites show only while the link is usable
+    by this user. A visitor not signed in sees them too (the link is the secret), with the way to
+    sign up or log in and come back; joining itself needs an account."""
+    if not request.user.is_authenticated and request.method == "POST":
+        return redirect_to_login(request.get_full_path())
     invitation = selectors.invitation_by_token(token=token)
     problem = services.invitation_problem(invitation, user=request.user)
     if request.method == "POST" and problem is None:
@@ -292,7 +296,7 @@ def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
             )
             return redirect("campaigns:dashboard", pk=membership.campaign_id)
     member_of = None
-    if problem is not None and invitation is not None:
+    if problem is not None and invitation is not None and request.user.is_authenticated:
         # Only a member learns where to go: the policy decides, not the invitation.
         try:
             member_of = campaign_get_for_member(user=request.user, pk=invitation.campaign_id)

@@ -224,13 +224,18 @@ def _write(
         raise _django_errors(error) from error
 
 
-def _created(request: Request, create) -> Response:
-    """201 with the sheet `create()` made, read in the same transaction (see `_write`)."""
+def _created(request: Request, create, *, warnings: bool = False) -> Response:
+    """201 with the sheet `create()` made, read in the same transaction (see `_write`); with
+    `warnings`, the sheet's `warnings` too (the creation's French sentences: points unspent)."""
     try:
         with transaction.atomic():
-            return _detail(request, create().pk, status_code=201)
+            character = create()
+            response = _detail(request, character.pk, status_code=201)
     except DjangoValidationError as error:
         raise _django_errors(error) from error
+    if warnings:
+        response.data = {**response.data, "warnings": list(character.unspent)}
+    return response
 
 
 # --- characters -----------------------------------------------------------------------------
@@ -246,7 +251,7 @@ def _created(request: Request, create) -> Response:
     "POST",
     "characters_create",
     request=s.CreationIn,
-    responses={201: s.CharacterOut},
+    responses={201: s.CreatedOut},
     parameters=[],
 )
 @endpoint(["GET", "POST"])
@@ -268,11 +273,13 @@ def character_list(request: Request) -> Response:
     owner = _owner(request, campaign)
     data = _validated(s.CreationIn, request)
     data.pop("campaign"), data.pop("owner", None)  # read above: the sheet is the rest
+    # Points left unspent are accepted here (a script cannot be asked), and said in `warnings`.
     return _created(
         request,
         lambda: creation.character_create(
-            campaign=campaign, owner=owner, by=request.user, data=data
+            campaign=campaign, owner=owner, by=request.user, data=data, accept_unspent=True
         ),
+        warnings=True,
     )
 
 

@@ -32,6 +32,7 @@ from characters.services import (
     species_in_campaign,
     validate_sheet,
 )
+from rules import creation as rules_creation
 from rules import reference
 from rules.creation import CreationReport
 from rules.errors import RuleError
@@ -160,16 +161,29 @@ def _drafted_rows(
     return skills, languages
 
 
+def unspent(report: CreationReport) -> list[str]:
+    """The points a draft leaves unspent, per budget, in French (empty: all spent)."""
+    return list(rules_creation.unspent(report))
+
+
 @transaction.atomic
-def character_create(*, campaign, owner, by, data: dict[str, Any]) -> Character:
+def character_create(
+    *, campaign, owner, by, data: dict[str, Any], accept_unspent: bool = False
+) -> Character:
     """Create a character within the campaign's creation budget (§9); a sheet that breaks a
-    creation rule is refused with every French error, and nothing is saved."""
+    creation rule is refused with every French error, and nothing is saved. A sheet that leaves
+    points unspent is refused too (`unspent`, what is left per budget) unless `accept_unspent`:
+    the wizard asks its player first, the API accepts and says so. The new character's
+    `unspent` holds those sentences (empty when every point was spent)."""
     name = (data.get("name") or "").strip()
     if not name:
         raise ValidationError({"name": "Donnez un nom au personnage."})
     species, entries, report = _draft(campaign, data)
     if not report.valid:
         raise report_errors(report)
+    left = unspent(report)
+    if left and not accept_unspent:
+        raise ValidationError({"unspent": [ValidationError(m, code="unspent") for m in left]})
     character = _drafted_character(
         campaign=campaign, owner=owner, by=by, name=name, species=species, data=data
     )
@@ -183,6 +197,7 @@ def character_create(*, campaign, owner, by, data: dict[str, Any]) -> Character:
         summary={"name": character.name, "creation_points": report.total},
         by=by,
     )
+    character.unspent = left
     return character
 
 

@@ -119,6 +119,8 @@ def demo_characters_seed(*, campaign, users) -> list[Character]:
                 owner=user,
                 by=user,
                 data=_with_species(campaign, user.get_username(), data),
+                # The demo's builds keep a few points, as a player may (the wizard asks first).
+                accept_unspent=True,
             )
         )
     return created

@@ -181,6 +181,21 @@ def _entry(entry) -> dict:
     return {"id": entry.pk, "name": str(entry.name)}
 
 
+class CreatedOut(CharacterOut):
+    """A new sheet, with what its creation left to say."""
+
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=(
+            "Phrases en français sur la création acceptée : les points de création laissés "
+            "sans emploi, par budget. Vide quand tout est dépensé."
+        ),
+    )
+
+    class Meta(CharacterOut.Meta):
+        fields = [*CharacterOut.Meta.fields, "warnings"]
+
+
 def character_out(character) -> dict:
     """`CharacterOut(character).data` as a plain dict built from the loaded rows: the same JSON,
     key for key — CharacterOut stays its schema. Takes a character with its rows read by

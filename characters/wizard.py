@@ -64,6 +64,7 @@ class CreationForm(forms.Form):
                 label=_("Expertises %(of_skill)s") % {"of_skill": de(skill.label)},
                 required=False,
                 max_length=500,
+                widget=forms.TextInput(attrs={"placeholder": _("Expertises")}),
             )
         for language in reference.LANGUAGES:
             self.fields[f"lang_{language.key}"] = forms.IntegerField(
@@ -250,19 +251,28 @@ def create(request, campaign_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=campaign_pk)
     form = CreationForm(request.POST or None, campaign=campaign)
     report, errors = _report(form)
+    unspent: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
             character = creation.character_create(
-                campaign=campaign, owner=request.user, by=request.user, data=form.to_data()
+                campaign=campaign,
+                owner=request.user,
+                by=request.user,
+                data=form.to_data(),
+                # Points left: the page said what is left and the player chose to go on.
+                accept_unspent=request.POST.get("unspent_confirmed") == "1",
             )
         except ValidationError as error:
-            errors = {**errors, **error.message_dict}
+            refused = error.message_dict
+            unspent = refused.pop("unspent", [])
+            errors = {**errors, **refused}
         else:
             messages.success(
                 request, _("« %(name)s » a rejoint la campagne.") % {"name": character.name}
             )
             return redirect("characters:sheet", pk=character.pk)
-    return render(request, "characters/create.html", _context(campaign, form, report, errors))
+    context = {**_context(campaign, form, report, errors), "unspent": unspent}
+    return render(request, "characters/create.html", context)
 
 
 @login_required

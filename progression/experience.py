@@ -118,7 +118,7 @@ def spending_context(*, character: Character) -> Context:
     used in the last closed arc (roll log + the Conteur's ticks), oppositions, and its XP."""
     arc = current_arc(campaign_id=character.campaign_id)
     act = arc.act if arc else None
-    improved = _improved_in_act(character, act)
+    improved, training = _improved_in_act(character, act)
     awarded = (
         ArcAward.objects.filter(arc__campaign_id=character.campaign_id, arc__status="closed")
         .select_related("arc")
@@ -135,7 +135,7 @@ def spending_context(*, character: Character) -> Context:
         paid_arc_is_current=awarded is not None and arc is not None and awarded.arc_id == arc.pk,
     )
     return Context(
-        _act_record(improved, used, ticks),
+        _act_record(improved, training, used, ticks),
         act,
         awarded.arc if awarded else None,
         xp_available(character=character),
@@ -143,32 +143,41 @@ def spending_context(*, character: Character) -> Context:
     )
 
 
-def _improved_in_act(character: Character, act: int | None) -> frozenset[tuple[str, str]]:
-    """(kind, target) of what the character bought or is training in this act."""
+def _improved_in_act(
+    character: Character, act: int | None
+) -> tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]:
+    """(kind, target) of what the character bought (or finished training) in this act, and of what
+    it is still training (queued or running): the pages tell one from the other."""
     if act is None:
-        return frozenset()
+        return frozenset(), frozenset()
     improved: set[tuple[str, str]] = set()
+    training: set[tuple[str, str]] = set()
     for value in XpEntry.objects.filter(
         character=character, act=act, kind=XpEntryKind.SPEND
     ).values_list("improvement", flat=True):
         kind, _sep, target = value.partition(":")
         improved.add((kind, target))
-    for kind, target in (
+    for kind, target, status in (
         Training.objects.filter(character=character, act=act)
         .exclude(status=TrainingStatus.CANCELLED)
-        .values_list("kind", "target")
+        .values_list("kind", "target", "status")
     ):
-        improved.add((kind, target))
-    return frozenset(improved)
+        (improved if status == TrainingStatus.DONE else training).add((kind, target))
+    return frozenset(improved), frozenset(training - improved)
 
 
 def _act_record(
-    improved: frozenset[tuple[str, str]], used: frozenset[str], ticks: dict[str, Any]
+    improved: frozenset[tuple[str, str]],
+    training: frozenset[tuple[str, str]],
+    used: frozenset[str],
+    ticks: dict[str, Any],
 ) -> rules_xp.ActRecord:
-    """The rules engine's act record from what was improved, rolled and ticked at the arc's end."""
+    """The rules engine's act record from what was improved or is in training, rolled and ticked
+    at the arc's end."""
     level = ticks.get("opposition_level")
     return rules_xp.ActRecord(
         improved_this_act=improved,
+        training_this_act=training,
         used_in_arc=used | frozenset(ticks.get("used", [])),
         opposition_level=int(level) if level is not None else None,
         faced_more_combative_enemy=bool(ticks.get("more_combative_enemy")),

@@ -59,6 +59,7 @@ from progression.selectors import (
 )
 from progression.services import new_key, queue_message
 from rules import reference
+from rules.experience import NOT_USED_IN_ARC
 
 THEORETICAL = [s for s in reference.SKILLS if not s.rolled]
 USABLE = [(c, reference.LABELS[c]) for c in reference.CHARACTERISTICS] + [
@@ -155,6 +156,8 @@ def arc_experience(request: HtmxHttpRequest, pk: int, arc_pk: int) -> HttpRespon
     context = _checklist_context(campaign, arc, checklist, characters)
     context.update({"award": award, "preview": preview, "errors": errors})
     context["queue_message"] = queue_message(award)
+    # ?character=<id>: the character's "unlock" part comes open (linked from its XP page).
+    context["open_character"] = request.GET.get("character", "")
     return render(request, "progression/arc_experience.html", context)
 
 
@@ -204,6 +207,7 @@ def _experience_context(campaign, character: Character, editor: bool, **extra) -
     spend = experience.spending_context(character=character)
     character_trainings = trainings_with_timers(character=character, today=campaign.in_game_day)
     ellipse = ellipse_current(campaign=campaign)
+    options = experience.spending_options(character=character, context=spend) if editor else []
     context = {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
@@ -211,9 +215,10 @@ def _experience_context(campaign, character: Character, editor: bool, **extra) -
         "can_edit": editor,
         "xp": balances,
         "entries": experience.ledger(character=character),
-        "options": experience.spending_options(character=character, context=spend)
-        if editor
-        else [],
+        "options": options,
+        # Locked until used in the arc: the page says why, and where the Conteur ticks it.
+        "locked_by_use": any(NOT_USED_IN_ARC in option.reasons for option in options),
+        "spend_arc": spend.arc,
         "just_received": spend.just_received,
         # §7: in a special state, leftover experience may be distributed (no training time).
         "in_special_state": experience.leftover_distributable(character=character),

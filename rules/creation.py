@@ -216,6 +216,20 @@ def evaluate(draft: Draft) -> CreationReport:
     return CreationReport(tuple(lines), total, draft.budget, tuple(errors))
 
 
+def unspent(report: CreationReport) -> tuple[str, ...]:
+    """What is left to spend, per budget, as French sentences (none once every point is spent).
+    Not an error: a sheet may keep points, but its player should know before it is created that
+    they do not carry over."""
+    left = report.remaining
+    if left <= 0:
+        return ()
+    return (
+        f"Il reste {left} {plural(left, 'point', 'points')} de création à dépenser "
+        f"({report.total} sur {report.budget}) : une fois le personnage créé, "
+        f"{plural(left, 'il ne servira plus', 'ils ne serviront plus')}.",
+    )
+
+
 def _premice_errors(premices: Mapping[str, int]) -> list[RuleViolation]:
     if set(premices) != set(ref.GAUGES):
         return [

@@ -147,6 +147,8 @@ class ActRecord:
     """What the sheet knows about the current act and arc (the roll log plus the Conteur's ticks)."""
 
     improved_this_act: frozenset[tuple[str, str]] = frozenset()
+    # Still in training (queued or running): counts as this act's one, but is not made yet.
+    training_this_act: frozenset[tuple[str, str]] = frozenset()
     used_in_arc: frozenset[str] = frozenset()
     opposition_levels: Mapping[str, int] = field(default_factory=dict)
     # Reading (§10): the Conteur ticks one opposition level per character for the arc (the
@@ -202,6 +204,11 @@ def raised(kind: str, current: int, *, favourite_bonus: int = 0) -> int:
     return current + 1
 
 
+# The reason a page explains (how to unlock it) when it locks an improvement.
+NOT_USED_IN_ARC = (
+    "Seul ce qui a été utilisé pendant l'arc peut être amélioré : un jet à une séance de l'arc, "
+    "ou la case « Utilisé pendant l'arc » que le Conteur coche à sa clôture."
+)
 ONCE_PER_ACT = frozenset({"characteristic", "skill", "combativeness", "forgotten_domain"})
 OPPOSITION_NEEDED = frozenset({"skill", "forgotten_domain"})
 
@@ -219,6 +226,11 @@ def can_spend(
         reasons.append(f"Il faut {cost} points d'expérience, il n'en reste que {xp_available}.")
     if kind in ONCE_PER_ACT and (kind, target) in record.improved_this_act:
         reasons.append("Cette amélioration a déjà été faite une fois pendant cet acte.")
+    elif kind in ONCE_PER_ACT and (kind, target) in record.training_this_act:
+        reasons.append(
+            "Cette amélioration est déjà à l'entraînement pendant cet acte : "
+            "elle sera faite à la fin de son entraînement (une fois par acte)."
+        )
     skill = ref.SKILLS_BY_KEY.get(target)
     theoretical = skill is not None and not skill.rolled
     needs_means = kind in {"skill", "specialty"} and theoretical
@@ -228,7 +240,7 @@ def can_spend(
         )
     improves_use = kind in {"characteristic", "skill", "forgotten_domain", "specialty"}
     if improves_use and not needs_means and target not in record.used_in_arc:
-        reasons.append("Seul ce qui a été utilisé pendant l'arc peut être amélioré.")
+        reasons.append(NOT_USED_IN_ARC)
     if kind in OPPOSITION_NEEDED and opposition_level_for(record, target) < improvement.level:
         reasons.append(
             "Il faut avoir affronté une opposition de niveau au moins égal "

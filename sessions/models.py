@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import NAME_LENGTH, TEXT_LENGTH, Arc, Campaign
+from rules.french import de
 
 
 class PlaySession(models.Model):
@@ -57,7 +58,7 @@ class MoralePool(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Moral de {self.campaign}: {self.hope}/{self.despair}"
+        return f"Moral {de(str(self.campaign))}: {self.hope}/{self.despair}"
 
 
 class Visibility(models.TextChoices):

@@ -128,18 +128,26 @@ def field_label(field: str) -> str:
     return str(spec.label)
 
 
+def is_blank(value) -> bool:
+    """Whether a history value held nothing: no value, an empty text, no entries."""
+    if isinstance(value, str):
+        return not value.strip()
+    return value is None or value == [] or value == {}
+
+
+register.filter("is_blank", is_blank)
+
+
 @register.filter
 def history_value(value) -> str:
-    """A history value as text: entries by name, skills as level and expertises."""
-    if value is None:
-        return "—"
+    """A history value as text: entries by name, skills as level and expertises; « (vide) » for
+    nothing, rather than a blank a reader cannot see."""
+    if is_blank(value):
+        return _("(vide)")
     if isinstance(value, bool):
         return _("oui") if value else _("non")
     if isinstance(value, list):
-        return (
-            ", ".join(v.get("name", str(v)) if isinstance(v, dict) else str(v) for v in value)
-            or "—"
-        )
+        return ", ".join(v.get("name", str(v)) if isinstance(v, dict) else str(v) for v in value)
     if isinstance(value, dict):
         if "name" in value:
             return value["name"]

@@ -32,6 +32,7 @@ from campaigns.policy import is_storyteller
 from rules import combat as rules_combat
 from rules import reference
 from rules.check import RandomSource
+from rules.french import de
 from rules.odds import check_odds
 from sessions import services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
@@ -364,8 +365,8 @@ def attack_defend(
     attacker, target = by_pk[pending["attacker"]], by_pk[pending["target"]]
     if not _controls(campaign, target, by):
         raise PermissionDenied(
-            _("Seuls le Conteur et le joueur de %(name)s choisissent sa défense.")
-            % {"name": target.name}
+            _("Seuls le Conteur et le joueur %(of_name)s choisissent sa défense.")
+            % {"of_name": de(target.name)}
         )
     if request.defence in (*PAID_DEFENCES, "reactive") and (held := held_note(target, by_pk)):
         raise violation("defence", held)

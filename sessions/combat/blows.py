@@ -17,6 +17,7 @@ from rules import gauges as rules_gauges
 from rules import reference
 from rules import states as rules_states
 from rules.check import CRITICAL_FAILURE, CRITICAL_SUCCESS, Breakdown
+from rules.french import de
 from sessions import consequences
 from sessions.combat.harm import (
     Fighter,
@@ -143,9 +144,9 @@ def resolve(
     label = DEFENCE_LABELS[request.defence]
     if defence_roll is not None:
         lines.append(
-            _("Défense de %(name)s (%(defence)s) : %(total)d contre %(attack)d, %(result)s.")
+            _("Défense %(of_name)s (%(defence)s) : %(total)d contre %(attack)d, %(result)s.")
             % {
-                "name": target.name,
+                "of_name": de(target.name),
                 "defence": label,
                 "total": defence_roll.total,
                 "attack": attack.total,

@@ -30,12 +30,13 @@ from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from rules import combat as rules_combat
 from rules.check import RandomSource
+from rules.french import de
 from rules.odds import check_odds
 from sessions import services
 from sessions.checks import RollRequest
 from sessions.combat import fights as combat
 from sessions.combat.harm import Fighter, fighter_of
-from sessions.combat.holds import ACTIVE, holder_of, of_name
+from sessions.combat.holds import ACTIVE, holder_of
 from sessions.combat.steps import (
     Lines,
     encounter_combatants,
@@ -223,9 +224,9 @@ def grapple_escape(
             difficulty=check.difficulty,
             characteristic_value=None if fighter.character is not None else value,
             skill_level=None if fighter.character is not None else skill_level,
-            label=(
-                _("Se libérer de l'étreinte %(of_holder)s") % {"of_holder": of_name(holder.name)}
-            )[:120],
+            label=(_("Se libérer de l'étreinte %(of_holder)s") % {"of_holder": de(holder.name)})[
+                :120
+            ],
         ),
         character_id=acting.character_id,
         idempotency_key=key[:64],
@@ -234,7 +235,7 @@ def grapple_escape(
         rng=rng,
     )
     freed = bool(roll.breakdown["succeeded"])
-    names = {"name": acting.name, "of_holder": of_name(holder.name), "total": roll.total}
+    names = {"name": acting.name, "of_holder": de(holder.name), "total": roll.total}
     names["difficulty"] = check.difficulty
     if freed:
         text = _(
@@ -295,7 +296,7 @@ def grapple_release(*, campaign: Campaign, by, encounter_id: int, combatant_id: 
     if not is_storyteller(campaign) and (holder is None or not _controls(campaign, holder, by)):
         raise PermissionDenied(
             _("Seuls le Conteur et le joueur %(of_holder)s peuvent relâcher %(name)s.")
-            % {"of_holder": of_name(holder.name) if holder else "", "name": combatant.name}
+            % {"of_holder": de(holder.name) if holder else "", "name": combatant.name}
         )
     combatant.held_by, combatant.hold = None, {}
     combatant.save(update_fields=["held_by", "hold"])
@@ -331,7 +332,7 @@ def grapple_stand_up(*, campaign: Campaign, by, encounter_id: int, combatant_id:
         raise violation(
             "encounter",
             _("%(name)s est dans l'étreinte %(of_holder)s : impossible de se relever.")
-            % {"name": combatant.name, "of_holder": of_name(holder.name)},
+            % {"name": combatant.name, "of_holder": de(holder.name)},
         )
     combatant.prone = False
     combatant.save(update_fields=["prone"])

@@ -7,17 +7,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from rules import combat as rules_combat
+from rules.french import de
 from sessions.errors import violation
 from sessions.models import Combatant, CombatantStatus
 
 ACTIVE = CombatantStatus.ACTIVE
-
-
-def of_name(name: str) -> str:
-    """« de Brann », « d'Aelis »: French elides "de" before a vowel."""
-    if name[:1].casefold() in "aeiouyàâäéèêëîïôöûüœæ":
-        return _("d'%(name)s") % {"name": name}
-    return _("de %(name)s") % {"name": name}
 
 
 def holder_of(combatant: Combatant, by_pk: dict[int, Combatant]) -> Combatant | None:
@@ -38,7 +32,7 @@ def refuse_if_held(combatant: Combatant, by_pk: dict[int, Combatant], action: st
         raise violation(
             "encounter",
             _("%(name)s est dans l'étreinte %(of_holder)s : seule une tentative pour se libérer est possible.")
-            % {"name": combatant.name, "of_holder": of_name(holder.name)},
+            % {"name": combatant.name, "of_holder": de(holder.name)},
         )  # fmt: skip
 
 
@@ -48,7 +42,7 @@ def held_note(target: Combatant, by_pk: dict[int, Combatant]) -> str:
     if holder is None:
         return ""
     return _("Dans l'étreinte %(of_holder)s : aucune défense possible.") % {
-        "of_holder": of_name(holder.name)
+        "of_holder": de(holder.name)
     }
 
 
@@ -64,7 +58,7 @@ def holds_ended(everyone: list[Combatant], lines: list[str]) -> list[Combatant]:
         if holder is not None:
             lines.append(
                 _("L'étreinte %(of_holder)s sur %(name)s prend fin.")
-                % {"of_holder": of_name(holder.name), "name": combatant.name}
+                % {"of_holder": de(holder.name), "name": combatant.name}
             )
         combatant.held_by, combatant.hold = None, {}
         changed.append(combatant)

@@ -13,6 +13,7 @@ from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from rules import combat as rules_combat
 from rules import reference
+from rules.french import de
 from sessions.combat.attacks import defences_offered
 from sessions.combat.forms import (
     AttackForm,
@@ -23,7 +24,7 @@ from sessions.combat.forms import (
 )
 from sessions.combat.grapples import GRAPPLE_LABELS, escape_odds
 from sessions.combat.harm import fighter_of
-from sessions.combat.holds import held_note, holder_of, of_name
+from sessions.combat.holds import held_note, holder_of
 from sessions.models import (
     Combatant,
     CombatantStatus,
@@ -171,7 +172,7 @@ def _grapple_badges(tracker: Tracker, by_pk: dict[int, Combatant]) -> None:
         holder = holder_of(c, by_pk)
         if holder is not None:
             if tracker.storyteller or not holder.hidden:
-                badges.append(_("dans l'étreinte %(of)s") % {"of": of_name(holder.name)})
+                badges.append(_("dans l'étreinte %(of)s") % {"of": de(holder.name)})
             else:
                 badges.append(_("dans une étreinte"))
         if c.prone and c.status == CombatantStatus.ACTIVE:
@@ -204,7 +205,7 @@ def _grapples(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Comba
         return
     tracker.holder = holder_of(acting, by_pk)
     if tracker.holder is not None:
-        tracker.of_holder = of_name(tracker.holder.name)
+        tracker.of_holder = de(tracker.holder.name)
     if tracker.holder is not None and tracker.may_end_turn and not tracker.encounter.pending_attack:
         fighter = fighter_of(campaign, acting)
         total = acting.hold.get("total", 0)

@@ -34,6 +34,8 @@ SERVER_VARIABLES = {
     "WEB_CONCURRENCY",
     "ACCESS_LOG",
     "PY",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
     # pytest-django's tests.settings: a server runs the project's own (its password hashers).
     "DJANGO_SETTINGS_MODULE",
 }
@@ -193,6 +195,23 @@ def test_make_run_serves_bin_serve_and_make_dev_the_debug_server():
     assert "runserver" in dev and "DEBUG=1" in dev
 
 
+def test_make_run_says_where_mail_goes(tmp_path):
+    """bin/serve names the SMTP relay it sends through when EMAIL_HOST is set (the console case is
+    in the test below, on a real server). The steps it runs are stubbed: only its words count."""
+    stub = tmp_path / "py"
+    stub.write_text("#!/bin/sh\nexit 0\n")
+    stub.chmod(0o755)
+    env = server_environment(PY=str(stub), EMAIL_HOST="smtp.exemple.fr", EMAIL_PORT="465")
+    output = subprocess.run(
+        [str(BASE_DIR / "bin" / "serve")], env=env, capture_output=True, text=True, timeout=30
+    ).stdout
+    assert (
+        "Courriels (mots de passe oubliés, invitations) : envoyés par SMTP via smtp.exemple.fr:465."
+        in output
+    )
+    assert "console" not in output
+
+
 def test_make_run_serves_a_table_with_debug_off(tmp_path):
     """bin/serve, the command `make run` runs, on a free port and an empty SQLite database: it
     makes a key, migrates, loads the demo, prints its logins and serves through bin/web (gunicorn,
@@ -218,6 +237,10 @@ def test_make_run_serves_a_table_with_debug_off(tmp_path):
 
     assert "conteur / altherion-demo" in output and "aelis / altherion-demo" in output
     assert f"Altherion sur http://127.0.0.1:{port}/" in output
+    assert (
+        "Courriels (mots de passe oubliés, invitations) : écrits ici, dans cette console" in output
+    )
+    assert "Pour les envoyer : EMAIL_HOST=" in output
     assert "uvicorn_worker.UvicornWorker" in output and "runserver" not in output
     assert output.count("Booting worker") == 1
     key = tmp_path / "var" / "secret_key"

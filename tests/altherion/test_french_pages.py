@@ -10,7 +10,7 @@ import pytest
 from django.apps import apps
 from django.test import Client
 
-from rules import reference
+from rules import french, reference
 from tests.played_campaign import played_campaign_seed
 
 pytestmark = pytest.mark.django_db
@@ -89,9 +89,14 @@ BAD_FRENCH = [
 ]
 
 
+# « de » before a mute h elides too (« d'Histoire »), an aspirated one does not (« de Haches »).
+DE_H = re.compile(r"\b[dD]e ([Hh]\w*)")
+
+
 def offending_words(text: str, keys: set[str]) -> set[str]:
     text = " ".join(text.split())
     found = {match.group(0) for pattern in BAD_FRENCH for match in pattern.finditer(text)}
+    found |= {m.group(0) for m in DE_H.finditer(text) if french.elides(m.group(1))}
     for word in re.findall(r"[A-Za-z_]+", text):
         if word in ALLOWED:
             continue
@@ -143,6 +148,7 @@ def test_the_offending_word_finder_sees_keys_and_english():
     assert offending_words("Vitalité (Création) · Close", keys) == {"Close"}
     assert offending_words("Les Brumes d'Emeshar · Altherion", keys) == set()
     assert offending_words("Expertises de Adresse · 3 point(s)", keys) == {"de Adresse", "t(s)"}
+    assert offending_words("Expertises de Histoire · Maîtrise de Haches", keys) == {"de Histoire"}
     assert offending_words("Vitalité (Vitalité) · reste -5", keys) == {
         "Vitalité (Vitalité)",
         "reste -5",
@@ -174,6 +180,9 @@ def test_history_rows_name_the_field_once_in_french():
 
 
 def test_names_are_elided_after_de():
-    from altherion.templatetags.french import de
+    from altherion.templatetags.french import de, le, que
 
     assert de("Aelis") == "d'Aelis" and de("Écoute") == "d'Écoute" and de("Brann") == "de Brann"
+    assert (
+        de("Histoire") == "d'Histoire" and que("Oskar") == "qu'Oskar" and le("Hydre") == "l'Hydre"
+    )

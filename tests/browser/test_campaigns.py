@@ -1,3 +1,4 @@
+import os
 import re
 
 import pytest
@@ -97,3 +98,33 @@ def test_the_conteur_edits_the_compendium_in_place(new_page, make_user):
     page.locator("#list-assets > li.entry").get_by_role("link", name="Supprimer").click()
     assets.get_by_text("Aucune entrée pour l'instant.").wait_for()
     assert page.locator("#list-assets > li.entry").count() == 0
+
+
+def test_a_signed_out_newcomer_sees_whose_invitation_it_is_then_signs_up_and_joins(
+    new_page, make_user
+):
+    """Issue 41: the link opened before having an account names the campaign and who invites;
+    « Créer un compte » comes back to it, and one click joins."""
+    from campaigns.services import campaign_create, invitation_create
+
+    morgane = make_user("morgane", PASSWORD)
+    campaign = campaign_create(creator=morgane, name="La Marche grise")
+    invitation = invitation_create(campaign=campaign, by=morgane)
+    page = new_page()
+    for width, height in ((390, 844), (1280, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/join/{invitation.token}/")
+        page.get_by_role("heading", name="Rejoindre « La Marche grise »").wait_for()
+        page.get_by_text(
+            "morgane vous invite à rejoindre la campagne « La Marche grise »"
+        ).wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+        if folder := os.environ.get("SHOTS_DIR"):
+            page.screenshot(path=f"{folder}/join-signed-out-{width}.png")
+    page.get_by_role("link", name="Créer un compte").last.click()
+    page.get_by_label("Nom d’utilisateur").fill("aubin")
+    page.get_by_label("Mot de passe", exact=True).fill(PASSWORD)
+    page.get_by_label("Confirmation du mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Créer mon compte").click()
+    page.get_by_role("button", name="Rejoindre la campagne").click()
+    page.get_by_text("Bienvenue dans la campagne « La Marche grise » !").wait_for()

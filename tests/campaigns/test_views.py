@@ -1,4 +1,5 @@
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 from django.urls import reverse
@@ -286,9 +287,68 @@ def test_join_by_link(campaign, invitation, outsider, outsider_client):
     assert outsider_client.get(url("dashboard", campaign.pk)).status_code == 200
 
 
-def test_anonymous_visitors_log_in_then_come_back(client, invitation):
+def test_a_signed_out_visitor_sees_the_campaign_and_who_invites(client, invitation):
+    """The link is the secret: its page names the campaign and the Conteur who made it, and
+    offers to sign up or log in and come back, without showing anything else of the campaign."""
     response = client.get(join_url(invitation))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Rejoindre « Les Brumes d&#x27;Emeshar »" in body
+    assert "conteur vous invite à rejoindre la campagne" in body
+    back = quote(join_url(invitation))
+    assert f'href="{reverse("signup")}?next={back}"' in body
+    assert f'href="{reverse("login")}?next={back}"' in body
+    for member in ("aelis", "brann"):
+        assert member not in body
+    assert reverse("campaigns:dashboard", args=[invitation.campaign_id]) not in body
+
+
+def test_a_signed_out_visitor_signs_up_and_joins(client, campaign, invitation):
+    signup = client.get(join_url(invitation)).content.decode()
+    assert reverse("signup") + "?next=" in signup
+    response = client.post(
+        reverse("signup") + "?next=" + join_url(invitation),
+        {
+            "username": "aubin",
+            "password1": "une-phrase-longue-42",
+            "password2": "une-phrase-longue-42",
+        },
+    )
+    assert response.url == join_url(invitation)
+    assert "Rejoindre la campagne" in client.get(join_url(invitation)).content.decode()
+    response = client.post(join_url(invitation))
+    assert response.url == url("dashboard", campaign.pk)
+
+
+def test_a_signed_out_visitor_cannot_join_without_an_account(client, invitation):
+    response = client.post(join_url(invitation))
     assert response.url == reverse("login") + "?next=" + join_url(invitation)
+    invitation.refresh_from_db()
+    assert invitation.uses == 0
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda i: Invitation.objects.filter(pk=i.pk).update(expires_at=timezone.now()), "expiré"),
+        (lambda i: invitation_revoke(invitation=i), "révoqué"),
+        (lambda i: Invitation.objects.filter(pk=i.pk).update(uses=i.max_uses), "autant de fois"),
+    ],
+    ids=["expired", "revoked", "used-up"],
+)
+def test_a_signed_out_visitor_is_told_the_link_is_unusable(client, invitation, spoil, message):
+    spoil(invitation)
+    body = client.get(join_url(invitation)).content.decode()
+    assert message in body
+    assert "Brumes" not in body
+    assert "vous invite" not in body
+    assert reverse("signup") + "?next=" not in body
+
+
+def test_a_signed_out_visitor_with_an_unknown_link(client):
+    response = client.get(reverse("campaigns:join", args=["inconnu"]))
+    assert response.status_code == 404
+    assert "n&#x27;existe pas" in response.content.decode()
 
 
 @pytest.mark.parametrize(

@@ -145,6 +145,7 @@ def test_create_at_75_points_and_refusals(api, player, campaign, creation_data):
     )
     assert response.status_code == 201, response.json()
     assert response.json()["owner"] == "aelis"
+    assert response.json()["warnings"] == []  # every point spent
 
     over = {**creation_data, "campaign": campaign.pk, "name": "Trop"}
     over["characteristics"] = {**creation_data["characteristics"], "wisdom": 5}
@@ -168,6 +169,23 @@ def test_create_with_a_flaw_refund_through_the_api(
     data["characteristics"] = {**creation_data["characteristics"], "wisdom": 6}
     response = api.post("/api/characters/", data, format="json")
     assert response.status_code == 201, response.json()
+
+
+def test_create_with_points_left_is_accepted_and_says_so(api, player, campaign, creation_data):
+    """The API cannot ask as the wizard does: it creates the sheet and its answer says what was
+    left unspent, per budget."""
+    api.force_authenticate(player)
+    data = {**creation_data, "campaign": campaign.pk}
+    data["characteristics"] = {**creation_data["characteristics"], "strength": 6}
+    response = api.post("/api/characters/", data, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["strength"] == 6
+    assert response.json()["warnings"] == [
+        "Il reste 2 points de création à dépenser (73 sur 75) : "
+        "une fois le personnage créé, ils ne serviront plus."
+    ]
+    detail = api.get(f"/api/characters/{response.json()['id']}/").json()
+    assert "warnings" not in detail  # said once, with the creation
 
 
 def test_outsider_cannot_create_in_a_campaign(api, outsider, campaign, creation_data):

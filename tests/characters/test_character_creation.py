@@ -75,3 +75,25 @@ def test_entries_of_another_tier_are_not_sold_at_creation(campaign, player, crea
     with pytest.raises(ValidationError) as caught:
         character_create(campaign=campaign, owner=player, by=player, data=creation_data)
     assert "classes" in caught.value.message_dict
+
+
+def test_points_left_unspent_are_refused_unless_accepted_and_said_either_way(
+    campaign, player, creation_data
+):
+    """One rule for the wizard and the API: a sheet leaving points is refused with what is left
+    (the wizard then asks), or accepted when the caller says so, the sentences kept for its
+    answer."""
+    creation_data["skills"]["vigilance"]["level"] = 0  # 4 points left
+    with pytest.raises(ValidationError) as refused:
+        character_create(campaign=campaign, owner=player, by=player, data=creation_data)
+    assert refused.value.message_dict == {
+        "unspent": [
+            "Il reste 4 points de création à dépenser (71 sur 75) : "
+            "une fois le personnage créé, ils ne serviront plus."
+        ]
+    }
+    character = character_create(
+        campaign=campaign, owner=player, by=player, data=creation_data, accept_unspent=True
+    )
+    assert character.unspent == refused.value.message_dict["unspent"]
+    assert character.skills.filter(key="vigilance").count() == 0

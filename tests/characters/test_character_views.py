@@ -1,5 +1,7 @@
 """The sheet page: reading, in-place edits with derived values swapped back, conflicts, actions."""
 
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -280,6 +282,24 @@ def test_history_lists_changes_and_the_storyteller_restores(client, player, stor
     assert character.karma == 0
 
 
+def test_restoring_an_empty_value_says_so(client, player, storyteller, character):
+    """A lineage first written from nothing: its history and restore button say « (vide) »,
+    not « Restaurer «  » »; the button empties it again."""
+    client.force_login(player)
+    client.post(field_url(character, "lineage"), {"value": "Maison d'Ambre", "version": 1})
+    client.force_login(storyteller)
+    body = unescape(client.get(reverse("characters:history", args=[character.pk])).content.decode())
+    assert "(vide) → Maison d'Ambre" in body
+    assert "Restaurer (vide)" in body
+    assert "« »" not in " ".join(body.split())
+    change = CharacterChange.objects.get()
+    client.post(reverse("characters:history_restore", args=[character.pk, change.pk]))
+    character.refresh_from_db()
+    assert character.lineage == ""
+    body = unescape(client.get(reverse("characters:history", args=[character.pk])).content.decode())
+    assert "Maison d'Ambre → (vide)" in body and "Restaurer « Maison d'Ambre »" in body
+
+
 def test_private_note_changes_are_hidden_from_other_members(
     client, player, other_player, character
 ):
@@ -374,3 +394,14 @@ def test_the_sheet_refuses_a_blank_name_and_keeps_the_old_one(client, player, ch
     assert "Ce champ est obligatoire." in response.content.decode()
     character.refresh_from_db()
     assert (character.name, character.version) == ("Aelis", 1)
+
+
+def test_names_after_de_are_elided_before_a_mute_h(make_character, client, player):
+    """« Expertises d'Histoire », « Niveau d'Histoire »: a skill starting with a mute h."""
+    oskar = make_character(name="Oskar", skills=[("histoire", 2)])
+    client.force_login(player)
+    body = unescape(client.get(sheet_url(oskar)).content.decode())
+    assert "Expertises d'Histoire" in body and "Niveau d'Histoire" in body
+    assert "de Histoire" not in body
+    history = unescape(client.get(reverse("characters:history", args=[oskar.pk])).content.decode())
+    assert "Historique d'Oskar" in history

@@ -1,5 +1,7 @@
 """The creation wizard: live budget through HTMX, rules errors next to their field."""
 
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
@@ -68,6 +70,39 @@ def test_a_valid_sheet_is_created_and_opens_its_page(client, player, campaign, c
     assert response.status_code == 302
     assert response["Location"] == reverse("characters:sheet", args=[character.pk])
     assert (character.owner, character.strength) == (player, 8)
+
+
+def test_points_left_are_said_and_the_player_confirms_before_the_sheet_is_saved(
+    client, player, campaign, creation_data
+):
+    """Three points of Force unspent: the wizard does not save in silence; it says what is left
+    and asks. « Créer quand même » creates the sheet as it is."""
+    client.force_login(player)
+    creation_data["characteristics"]["strength"] = 5
+    url = reverse("characters:create", args=[campaign.pk])
+    response = client.post(url, as_post(creation_data))
+    body = unescape(response.content.decode())
+    assert response.status_code == 200
+    assert not Character.objects.exists()
+    assert "Des points de création restent à dépenser" in body
+    assert (
+        "Il reste 3 points de création à dépenser (72 sur 75) : "
+        "une fois le personnage créé, ils ne serviront plus." in body
+    )
+    assert 'name="unspent_confirmed" value="1">Créer quand même</button>' in body
+    assert 'value="5"' in body  # what the player typed is kept
+    response = client.post(url, {**as_post(creation_data), "unspent_confirmed": "1"})
+    character = Character.objects.get()
+    assert response["Location"] == reverse("characters:sheet", args=[character.pk])
+    assert character.strength == 5
+
+
+def test_a_sheet_spending_every_point_is_saved_without_a_question(
+    client, player, campaign, creation_data
+):
+    client.force_login(player)
+    response = client.post(reverse("characters:create", args=[campaign.pk]), as_post(creation_data))
+    assert response.status_code == 302 and Character.objects.count() == 1
 
 
 def test_a_sheet_breaking_the_rules_is_not_saved(client, player, campaign, creation_data):

@@ -20,6 +20,7 @@ from progression.models import (
     Training,
     XpEntry,
 )
+from rules.experience import NOT_USED_IN_ARC
 from tests.progression.helpers import GROUP, make_arc, make_character, pay
 
 pytestmark = pytest.mark.django_db
@@ -350,9 +351,7 @@ def test_a_refused_spend_gives_the_rules_reasons_and_changes_nothing(world, clie
         format="json",
     )
     assert response.status_code == 400
-    assert (
-        "Seul ce qui a été utilisé pendant l'arc peut être amélioré." in response.json()["detail"]
-    )
+    assert NOT_USED_IN_ARC in response.json()["detail"]
     too_dear = clients["player"].post(
         url, {"kind": "combativeness", "mode": "hope", "key": "k2"}, format="json"
     )
@@ -382,7 +381,7 @@ def test_improvements_list_costs_and_reasons(world, clients):
     assert (melee["cost"], melee["allowed"], melee["reasons"]) == (10, True, [])
     wisdom = rows[("characteristic", "wisdom")]
     assert not wisdom["allowed"]
-    assert "Seul ce qui a été utilisé pendant l'arc peut être amélioré." in wisdom["reasons"]
+    assert NOT_USED_IN_ARC in wisdom["reasons"]
 
 
 def test_queueing_and_cancelling_a_training_reserves_then_refunds(world, clients):

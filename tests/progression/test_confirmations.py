@@ -80,7 +80,9 @@ def test_a_refused_spend_says_why_on_the_confirmation(client, campaign, aelis, p
     client.force_login(player)
     query = {"kind": "skill", "target": "melee", "mode": "hope"}
     html = page(client.get(spend_url(campaign, aelis), query))
-    assert "Seul ce qui a été utilisé pendant l'arc peut être amélioré." in html
+    assert (
+        "Seul ce qui a été utilisé pendant l'arc peut être amélioré : un jet à une séance" in html
+    )
     assert "Dépenser</button>" not in html  # nothing to confirm
 
 

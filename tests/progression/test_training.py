@@ -4,6 +4,7 @@ and on a real worker)."""
 
 import threading
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -257,10 +258,31 @@ def test_spending_is_refused_with_the_rules_reasons(campaign, hero, awarded, pla
     trainings.training_queue(
         character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
     )
-    with pytest.raises(ValidationError, match="une fois pendant cet acte"):
+    with pytest.raises(ValidationError, match="déjà à l'entraînement pendant cet acte"):
         trainings.training_queue(
             character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
         )
+
+
+def test_an_improvement_in_training_is_not_said_to_be_made(
+    client, campaign, hero, awarded, player, django_capture_on_commit_callbacks
+):
+    """While its training runs, the strength the character trains is « à l'entraînement », not
+    « déjà faite »; once the training is done, it is made for this act."""
+    ellipse = open_ellipse(campaign, 60)
+    trainings.training_queue(
+        character=hero, ellipse=ellipse, kind="characteristic", target="strength", by=player
+    )
+    advance(ellipse, "ten-days", django_capture_on_commit_callbacks, days=10)
+    client.force_login(player)
+    experience_url = reverse("progression:character_experience", args=[campaign.pk, hero.pk])
+    page = unescape(client.get(experience_url).content.decode())
+    assert "Cette amélioration est déjà à l'entraînement pendant cet acte" in page
+    assert "déjà été faite" not in page
+    advance(ellipse, "close", django_capture_on_commit_callbacks, closes=True)
+    page = unescape(client.get(experience_url).content.decode())
+    assert "Cette amélioration a déjà été faite une fois pendant cet acte." in page
+    assert "déjà à l'entraînement" not in page
 
 
 def test_spending_now_with_a_hope_point_is_paid_once(campaign, hero, awarded, player):

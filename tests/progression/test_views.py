@@ -1,10 +1,13 @@
 """Progression pages: the close-arc checklist with its preview and confirmation, a character's
 ledger and spending, ellipses with timers and advances, notifications and the nav's count."""
 
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
 from campaigns.models import Notification
+from progression import experience
 from progression.models import ArcAward, Ellipse, Training, XpEntry
 from tests.altherion.test_csp import assert_csp_safe
 from tests.progression.helpers import make_arc, make_character
@@ -113,7 +116,10 @@ def test_the_ledger_page_shows_costs_and_reasons(client, campaign, party, player
     body = client.get(url).content.decode()
     assert_csp_safe(body)
     assert "Solde : <strong>12</strong>" in body
-    assert "Seul ce qui a été utilisé pendant l&#x27;arc peut être amélioré." in body
+    assert (
+        "Seul ce qui a été utilisé pendant l&#x27;arc peut être amélioré : un jet à une séance"
+        in body
+    )
 
 
 def test_a_refused_spend_says_why_and_changes_nothing(client, campaign, party, player):
@@ -206,3 +212,49 @@ def test_pages_keep_a_fixed_number_of_queries(
     for url, before in zip(pages, counts, strict=True):
         with django_assert_max_num_queries(before):
             client.get(url)
+
+
+def test_locked_experience_says_why_and_the_conteur_finds_the_box_that_unlocks_it(
+    client, campaign, party, storyteller, player, django_capture_on_commit_callbacks
+):
+    """Aelis used only her Force in the arc: Sagesse is locked. Her player reads why and whom to
+    ask; the Conteur follows the page's link to the arc's checklist, where Aelis's unlocking part
+    comes open, ticks Sagesse, and Sagesse may be bought."""
+    aelis = party[0]
+    arc = make_arc(campaign)
+    arc_url = reverse("progression:arc_experience", args=[campaign.pk, arc.pk])
+    client.force_login(storyteller)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(arc_url, checklist_post(party, "confirm"))
+    xp_url = reverse("progression:character_experience", args=[campaign.pk, aelis.pk])
+
+    client.force_login(player)
+    page = unescape(client.get(xp_url).content.decode())
+    assert "Pourquoi des améliorations sont verrouillées" in page
+    assert f"servi pendant le dernier arc clos, « {arc.title} »" in page
+    assert "Un jet fait à une séance de cet arc la débloque" in page
+    assert "Demandez au Conteur de le cocher" in page
+    assert arc_url not in page  # the checklist is the Conteur's
+
+    client.force_login(storyteller)
+    page = unescape(client.get(xp_url).content.decode())
+    link = f"{arc_url}?character={aelis.pk}#spend-{aelis.pk}"
+    assert f'href="{link}"' in page and "Cocher ce qu'a utilisé Aelis" in page
+    checklist = unescape(client.get(link.split("#")[0]).content.decode())
+    assert f'<details id="spend-{aelis.pk}" open>' in checklist
+    assert f'<details id="spend-{party[1].pk}">' in checklist
+    assert "Débloquer la dépense d'expérience" in checklist
+    # Several skills are ticked as checkboxes (a keyboard goes through them), not a <select>.
+    assert f'type="checkbox" name="used_{aelis.pk}" value="wisdom"' in checklist
+    assert f'type="checkbox" name="used_{aelis.pk}" value="strength" checked' in checklist
+
+    corrected = checklist_post(party, "confirm")
+    corrected[f"used_{aelis.pk}"] = ["strength", "wisdom"]
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(arc_url, corrected)
+    options = {
+        o.target: o
+        for o in experience.spending_options(character=aelis)
+        if o.kind == "characteristic"
+    }
+    assert options["wisdom"].allowed and not options["will"].allowed

@@ -107,3 +107,17 @@ def test_a_negative_asset_cost_or_flaw_refund_is_refused(field, entries):
     from buying an asset or a debt from taking a flaw."""
     report = evaluate(Draft(**{field: entries}))
     assert field in {error.field for error in report.errors}
+
+
+def test_points_left_are_said_per_budget_and_nothing_when_all_is_spent():
+    from rules.creation import CreationReport, unspent
+
+    assert unspent(CreationReport((), 75, 75, ())) == ()
+    assert unspent(CreationReport((), 76, 75, ())) == ()
+    assert unspent(CreationReport((), 74, 75, ())) == (
+        "Il reste 1 point de création à dépenser (74 sur 75) : "
+        "une fois le personnage créé, il ne servira plus.",
+    )
+    assert unspent(CreationReport((), 0, 80, ()))[0].startswith(
+        "Il reste 80 points de création à dépenser (0 sur 80)"
+    )

@@ -73,6 +73,16 @@ def test_skill_needs_use_opposition_and_once_per_act():
     )
     allowed, reasons = can_spend(wish, again, xp_available=5)
     assert not allowed and len(reasons) == 2  # not enough XP, already this act
+    training = ActRecord(
+        training_this_act=frozenset({("skill", "melee")}),
+        used_in_arc=frozenset({"melee"}),
+        opposition_levels={"melee": 9},
+    )
+    allowed, reasons = can_spend(wish, training, xp_available=10)
+    assert not allowed and reasons == [
+        "Cette amélioration est déjà à l'entraînement pendant cet acte : "
+        "elle sera faite à la fin de son entraînement (une fois par acte)."
+    ]
 
 
 def test_theoretical_skill_needs_means_and_combativeness_needs_a_reason():

@@ -1,5 +1,7 @@
 """The attack and defence forms of the tracker (issue 14 §4), with and without HTMX."""
 
+from html import unescape
+
 import pytest
 
 from characters.models import Character
@@ -108,3 +110,30 @@ def test_the_table_costs_the_same_queries_with_an_attack_waiting(
     )
     with django_assert_max_num_queries(before):
         defender.get(table)
+
+
+def test_a_name_starting_with_a_vowel_is_elided_after_de(
+    campaign, storyteller, as_member, aelis, brann, player_client, storyteller_client
+):
+    """« Défense d'Oskar », never « Défense de Oskar »: in the forms, the log and the tracker."""
+    conteur = as_member(campaign, storyteller)
+    fight = running_fight(
+        conteur, storyteller, aelis, brann, npc="Oskar", each={"finesse_points": 2}
+    )
+    oskar = Combatant.objects.get(name="Oskar")
+    attacked = player_client.post(
+        url(campaign, "combat_attack", fight.pk), attack_data(oskar), **HTMX
+    )
+    assert "En attente de la défense d'Oskar." in unescape(attacked.content.decode())
+    screen = unescape(storyteller_client.get(url(campaign, "combat")).content.decode())
+    assert "Défense d'Oskar (2 points de Finesse)" in screen
+    assert 'aria-label="État d\'Oskar"' in screen
+    assert "de Oskar" not in screen
+    pending = Encounter.objects.get().pending_attack
+    storyteller_client.post(
+        url(campaign, "combat_defend", fight.pk),
+        {"attack": pending["id"], "defence": "dodge", "complexity": 0, "critical": "table"},
+    )
+    table = unescape(storyteller_client.get(url(campaign, "table")).content.decode())
+    assert "Défense d'Oskar (Esquive)" in table
+    assert "de Oskar" not in table
