@@ -62,6 +62,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 import _load  # noqa: E402
 from _load import machine_busy_seconds, tree_cpu_seconds, tree_rss_bytes  # noqa: E402
+from _push_pages import Page, client_process  # noqa: E402
+from _push_report import figures, held_row, markdown, report, row_of  # noqa: E402
 from _report import emit  # noqa: E402
 
 DB_NAME = "altherion_bench_push"
@@ -72,7 +74,8 @@ DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", f"postgres://postgres@127.0.
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 SECRET_KEY = "bench-push-secret-key-0123456789-0123456789-0123456789"
 PAGES = tuple(int(n) for n in os.environ.get("BENCH_PUSH_PAGES", "100,500,1000,2000").split(","))
-SECONDS = float(os.environ.get("BENCH_PUSH_SECONDS", "10"))
+from _push_report import SECONDS  # noqa: E402
+
 WORKERS = 2  # WEB_CONCURRENCY: the production web tier's on this 2-core machine
 CLIENT_PROCESSES = int(os.environ.get("BENCH_PUSH_CLIENT_PROCESSES", "2"))
 DRIVERS = int(os.environ.get("BENCH_PUSH_DRIVERS", "2"))
@@ -83,7 +86,6 @@ PLAYERS = 4  # and a Conteur: five open pages per table
 SEATS = PLAYERS + 1
 SECRET_EVERY = 5  # a table's every fifth roll is secret
 GRACE = 5.0  # seconds after the last roll within which every page must have had it
-OPENING = 64  # streams each client process opens at once (a page load's burst, not 2,000)
 # Connections a step leaves to whatever else uses PostgreSQL: a step that would take them is
 # not run (the machine's PostgreSQL is shared with other work; so is production's).
 PG_SPARE = 10
@@ -290,158 +292,6 @@ def own_postgres(max_connections: int):
 
 
 # --- the emulated pages (a client process) -------------------------------------------------
-
-
-class Page:
-    """One open page's stream, read as a browser's EventSource reads it."""
-
-    def __init__(self, index: int, campaign: int, cookie: str):
-        self.index, self.campaign, self.cookie = index, campaign, cookie
-        self.arrivals: list[tuple[int, float]] = []  # (event id, time.time() of its chunk)
-        self.opened = False
-        self.dropped = False
-        self.error = ""
-
-    async def hold(self, port: int, after: int, gate: asyncio.Semaphore, stop: asyncio.Event):
-        await gate.acquire()
-        released = False
-        writer = stopping = None
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(
-                (
-                    f"GET /campaigns/{self.campaign}/live/?after={after} HTTP/1.1\r\n"
-                    "Host: 127.0.0.1\r\n"
-                    "Accept: text/event-stream\r\n"
-                    "Cache-Control: no-cache\r\n"
-                    f"Cookie: sessionid={self.cookie}\r\n\r\n"
-                ).encode()
-            )
-            head = await reader.readuntil(b"\r\n\r\n")
-            status = head.split(b" ", 2)[1]
-            if status != b"200":
-                self.error = f"HTTP {status.decode()}"
-                return
-            chunked = b"transfer-encoding: chunked" in head.lower()
-            raw, text = b"", ""
-            reading = asyncio.ensure_future(reader.read(65536))
-            stopping = asyncio.ensure_future(stop.wait())
-            while True:
-                await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
-                if not reading.done():
-                    reading.cancel()
-                    return
-                data = reading.result()
-                arrived = time.time()  # as soon as the chunk is read, before any parsing
-                if not data:
-                    self.dropped = not stop.is_set()
-                    return
-                raw += data
-                body, raw = dechunk(raw) if chunked else (raw, b"")
-                text += body.decode()
-                *events, text = text.split("\n\n")
-                for event in events:
-                    self.read_event(event, arrived)
-                if self.opened and not released:
-                    gate.release()
-                    released = True
-                reading = asyncio.ensure_future(reader.read(65536))
-        except (OSError, asyncio.IncompleteReadError, ValueError) as error:
-            self.error = f"{type(error).__name__}: {error}"
-        finally:
-            if stopping is not None:
-                stopping.cancel()
-            if not released:
-                gate.release()
-            if writer is not None:
-                writer.close()
-                with contextlib.suppress(OSError):
-                    await writer.wait_closed()
-
-    def read_event(self, event: str, arrived: float) -> None:
-        fields: dict[str, str] = {}
-        for line in event.split("\n"):
-            if line.startswith("retry:"):
-                self.opened = True
-            elif not line.startswith(":") and ": " in line:
-                name, value = line.split(": ", 1)
-                fields.setdefault(name, value)  # `data:` lines after the first: the row's HTML
-        if fields.get("event") == "row" and "id" in fields:
-            self.arrivals.append((int(fields["id"]), arrived))
-
-
-def dechunk(raw: bytes) -> tuple[bytes, bytes]:
-    """(the body of the complete chunks at the start of `raw`, what is left of it)."""
-    body = bytearray()
-    while True:
-        end = raw.find(b"\r\n")
-        if end < 0:
-            return bytes(body), raw
-        size = int(raw[:end].split(b";")[0], 16)
-        if len(raw) < end + 2 + size + 2:
-            return bytes(body), raw
-        body += raw[end + 2 : end + 2 + size]
-        raw = raw[end + 2 + size + 2 :]
-
-
-async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
-    """How late a 10 ms timer fires in this process's loop: the clients' own delay."""
-    while not stop.is_set():
-        due = time.monotonic() + 0.01
-        await asyncio.sleep(0.01)
-        samples.append(time.monotonic() - due)
-
-
-async def hold_pages(pages: list[Page], port: int, after: int, control) -> None:
-    """Open every page's stream, say so, then keep them until told to stop (`control`: this
-    end of a pipe to the bench; "count" asks how many rows arrived, "go" starts the window its
-    CPU and lag are measured over, "stop" closes the pages)."""
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    gate = asyncio.Semaphore(OPENING)
-    began = time.monotonic()
-    tasks = [asyncio.ensure_future(page.hold(port, after, gate, stop)) for page in pages]
-    while not all(page.opened or task.done() for page, task in zip(pages, tasks, strict=True)):
-        await asyncio.sleep(0.05)
-    opened = sum(page.opened for page in pages)
-    control.send(("opened", opened, time.monotonic() - began))
-    lags: list[float] = []
-    lag_stop = asyncio.Event()
-    lagging = None
-    cpu = 0.0
-    window = 0.0
-    while True:
-        command = await loop.run_in_executor(None, control.recv)
-        if command == "count":
-            control.send(sum(len(page.arrivals) for page in pages))
-        elif command == "go":
-            cpu, window = time.process_time(), time.monotonic()
-            lagging = asyncio.ensure_future(loop_lag(lags, lag_stop))
-        elif command == "end":
-            cpu, window = time.process_time() - cpu, time.monotonic() - window
-            lag_stop.set()
-            if lagging is not None:
-                await lagging
-            control.send("ok")
-        elif command == "stop":
-            break
-    stop.set()
-    await asyncio.gather(*tasks)
-    control.send(
-        {
-            "arrivals": [(page.index, *arrival) for page in pages for arrival in page.arrivals],
-            "dropped": sum(page.dropped for page in pages),
-            "errors": [page.error for page in pages if page.error][:3],
-            "unopened": sum(not page.opened for page in pages),
-            "cpu": cpu,
-            "window": window,
-            "lags": lags,
-        }
-    )
-
-
-def client_process(pages: list[Page], port: int, after: int, control) -> None:
-    asyncio.run(hold_pages(pages, port, after, control))
 
 
 def warm_up(port: int, tables: list[dict], after: int, while_open):
@@ -702,173 +552,6 @@ def seers_of(record: tuple, tables: list[dict]) -> set[int]:
         for seat, user in enumerate(users)
         if seat == 0 or not secret or user == roller
     }
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    return values[min(len(values) - 1, int(fraction * len(values)))] if values else float("nan")
-
-
-def figures(*, pages, tables, rate, records, seers, results, rss, pg, cpu, opened) -> dict:
-    committed = {r[0]: r[4] for r in records}
-    received: dict[tuple[int, int], float] = {}
-    leaked = duplicates = others = 0
-    for result in results:
-        for page, event, arrived in result["arrivals"]:
-            if event not in committed:
-                others += 1  # a row no roll of the run made (none expected)
-                continue
-            if page not in seers[event]:
-                leaked += 1
-            elif (page, event) in received:
-                duplicates += 1
-            else:
-                received[(page, event)] = arrived
-    latencies = sorted(
-        1000 * (arrived - committed[event]) for (_, event), arrived in received.items()
-    )
-    expected = sum(len(s) for s in seers.values())
-    publishing = sorted(1000 * (r[5] - r[4]) for r in records)
-    lateness = sorted(1000 * r[6] for r in records)
-    lags = sorted(1000 * lag for result in results for lag in result["lags"])
-    rss_before, rss_open, rss_held = rss
-    return {
-        "pages": pages,
-        "tables": len(tables),
-        "asked": rate,
-        "rate": len(records) / SECONDS,
-        "rolls": len(records),
-        "expected": expected,
-        "received": len(received),
-        "lost": expected - len(received),
-        "leaked": leaked,
-        "duplicates": duplicates,
-        "others": others,
-        "p50": percentile(latencies, 0.50),
-        "p95": percentile(latencies, 0.95),
-        "p99": percentile(latencies, 0.99),
-        "max": latencies[-1] if latencies else float("nan"),
-        "publish_p50": percentile(publishing, 0.50),
-        "publish_p95": percentile(publishing, 0.95),
-        "late_p95": percentile(lateness, 0.95),
-        "lag_p99": percentile(lags, 0.99),
-        "lag_max": lags[-1] if lags else float("nan"),
-        "rss_before": rss_before,
-        "rss_open": rss_open,
-        "rss_held": rss_held,
-        "kib": (rss_held - rss_before) / 1024 / pages,
-        "kib_open": (rss_open - rss_before) / 1024 / pages,
-        "pg": pg,
-        "cpu": cpu,
-        "opened": opened[0],
-        "opening": opened[1],
-        "dropped": sum(r["dropped"] for r in results),
-        "unopened": sum(r["unopened"] for r in results),
-        "errors": [e for r in results for e in r["errors"]][:3],
-    }
-
-
-def report(f: dict) -> None:
-    if "skipped" in f:
-        print(f"  {f['pages']:5d} pages ({f['tables']} tables) : non mesuré — {f['skipped']}")
-        return
-    cpu, pg = f["cpu"], f["pg"]
-    window = cpu["window"]
-    print(
-        f"  {f['pages']:5d} pages ({f['tables']} tables) : {f['opened']} flux ouverts en"
-        f" {f['opening']:.1f} s ; jets {f['rate']:.0f}/s sur {f['asked']:.0f} demandés"
-        f" (retard du pilote p95 {f['late_p95']:.0f} ms)"
-    )
-    print(
-        f"        commit → page : p50 {f['p50']:.0f} ms, p95 {f['p95']:.0f} ms,"
-        f" p99 {f['p99']:.0f} ms, max {f['max']:.0f} ms (dont publication par le"
-        f" pilote p50 {f['publish_p50']:.0f} ms, p95 {f['publish_p95']:.0f} ms)"
-    )
-    print(
-        f"        {f['received']} reçus sur {f['expected']} attendus : {f['lost']} perdus,"
-        f" {f['leaked']} montrés à tort, {f['duplicates']} en double, {f['others']} autres ;"
-        f" flux coupés {f['dropped']}, jamais ouverts {f['unopened']}"
-        + (f" ({'; '.join(f['errors'])})" if f["errors"] else "")
-    )
-    print(
-        f"        RSS du serveur {f['rss_before'] / 2**20:.0f} → {f['rss_held'] / 2**20:.0f} Mio :"
-        f" {f['kib']:.0f} Kio par page ouverte ({f['kib_open']:.0f} juste ouverte) ;"
-        f" PostgreSQL : {pg['per_page']:.2f} connexion par page ouverte, {pg['kib']:.0f} Kio"
-        f" privés par page ; 1 s après la fermeture des pages, {pg['left']} connexions encore"
-        " ouvertes"
-    )
-    workers = ", ".join(f"{w / window:.2f}" for w in cpu["workers"])
-    cores = os.cpu_count() or 1
-    known = sum(cpu[k] or 0.0 for k in ("server", "driver", "clients", "postgres", "redis"))
-    print(
-        f"        CPU en cœurs sur {window:.1f} s : serveur {cpu['server'] / window:.2f}"
-        f" (workers {workers}), pilote {cpu['driver'] / window:.2f}"
-        f" ({1000 * cpu['driver'] / max(f['rolls'], 1):.1f} ms par jet),"
-        f" clients {cpu['clients'] / window:.2f}, PostgreSQL {cores_of(cpu['postgres'], window)},"
-        f" Redis {cores_of(cpu['redis'], window)}, le reste de la machine"
-        f" {max(cpu['busy'] * cores - known / window, 0):.2f} ; machine occupée"
-        f" {100 * cpu['busy']:.0f} % ; retard de boucle des clients p99 {f['lag_p99']:.0f} ms,"
-        f" max {f['lag_max']:.0f} ms"
-    )
-
-
-def cores_of(seconds: float | None, window: float) -> str:
-    return "?" if seconds is None else f"{seconds / window:.2f}"
-
-
-def markdown(rows: list[dict]) -> str:
-    out = [
-        "| pages | jets/s demandés | jets/s tenus | p50 | p95 | p99 | perdus | montrés à tort"
-        " | RSS par page | connexions PostgreSQL par page | CPU serveur | CPU pilote"
-        " | machine occupée |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for f in rows:
-        if "skipped" in f:
-            out.append(f"| {f['pages']} | {f['tables']} | non mesuré : {f['skipped']} |")
-            continue
-        window = f["cpu"]["window"]
-        out.append(
-            f"| {f['pages']} | {f['asked']:.0f} | {f['rate']:.0f} | {f['p50']:.0f} ms"
-            f" | {f['p95']:.0f} ms | {f['p99']:.0f} ms | {f['lost']} / {f['expected']}"
-            f" | {f['leaked']} | {f['kib']:.0f} Kio | {f['pg']['per_page']:.2f}"
-            f" ({f['pg']['kib']:.0f} Kio) | {f['cpu']['server'] / window:.2f} cœur"
-            f" | {f['cpu']['driver'] / window:.2f} cœur | {100 * f['cpu']['busy']:.0f} % |"
-        )
-    return "\n".join(out)
-
-
-def name_of(pages: int) -> str:
-    return f"flux en direct : {pages} pages ouvertes (jet commis → page)"
-
-
-def row_of(found: dict) -> dict:
-    """The summary's row (bench/run.py, bench/_targets.py)."""
-    if "skipped" in found:
-        return {"name": name_of(found["pages"]), "skipped": found["skipped"]}
-    keys = ("p50", "p95", "p99", "lost", "leaked", "expected", "rate", "asked", "kib")
-    return {
-        "name": name_of(found["pages"]),
-        **{k: found[k] for k in keys},
-        "rate_share": found["rate"] / found["asked"],
-    }
-
-
-HELD = "pages de table ouvertes tenues (flux en direct, p99 ≤ 250 ms)"
-
-
-def held_row(rows: list[dict]) -> dict:
-    """Issue 38's open pages, held by push: the most pages of a step whose rolls reached every
-    page that may see them within 250 ms (p99), none lost or shown to the wrong member, at the
-    roll rate that step reached (`rate`; p99 in `ms`, as the table bench's polling row)."""
-    held = [
-        f
-        for f in rows
-        if "skipped" not in f and f["p99"] <= 250 and f["lost"] == 0 and f["leaked"] == 0
-    ]
-    best = max(held, key=lambda f: f["pages"], default=None)
-    if best is None:
-        return {"name": HELD, "pages": 0, "ms": 0}
-    return {"name": HELD, "pages": best["pages"], "ms": best["p99"], "rate": best["rate"]}
 
 
 def main() -> int:

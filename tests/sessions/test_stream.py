@@ -18,13 +18,11 @@ from campaigns.live import notify
 from campaigns.models import Membership, Notification
 from campaigns.policy import campaign_get_for_member
 from characters.services import character_update
-from sessions.combat import fights as combat
 from sessions.models import Visibility
 from sessions.selectors import events_for_user, players_who_see
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import make_hero
-from tests.sessions.test_combat_services import quick, set_initiatives
-from tests.sessions.test_combat_turn_notice import next_turn
+from tests.sessions.test_combat_turn_notice import fight, next_turn  # noqa: F401 (fixture)
 from tests.sessions.test_views import stored_roll
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -322,18 +320,9 @@ def member_campaign(campaign, user):
 
 
 def test_a_new_turn_refreshes_the_fight_and_tells_the_player_whose_turn_it_is(
-    storyteller, other_player, campaign, aelis, brann
+    fight, storyteller, other_player, campaign  # noqa: F811 (the imported fixture)
 ):
-    conteur = member_campaign(campaign, storyteller)
-    encounter = combat.encounter_open(campaign=conteur, by=storyteller, name="Embuscade")
-    combat.combatants_add(
-        campaign=conteur,
-        by=storyteller,
-        encounter_id=encounter.pk,
-        joining=combat.party_joining(conteur, [aelis.pk, brann.pk]),
-    )
-    quick(conteur, storyteller, encounter, "Brigand")
-    set_initiatives(encounter, {"Aelis": 8, "Brann": 12, "Brigand": 15})
+    conteur, encounter = fight
 
     @in_own_thread
     async def run():
