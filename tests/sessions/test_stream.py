@@ -320,7 +320,10 @@ def member_campaign(campaign, user):
 
 
 def test_a_new_turn_refreshes_the_fight_and_tells_the_player_whose_turn_it_is(
-    fight, storyteller, other_player, campaign  # noqa: F811 (the imported fixture)
+    fight,  # noqa: F811 (the fixture imported above)
+    storyteller,
+    other_player,
+    campaign,
 ):
     conteur, encounter = fight
 
