@@ -195,6 +195,27 @@
     el.focus();
   }
 
+  // A refresh of the Moral panel asked before one of its own actions was answered may bring
+  // figures older than that answer's: it is not drawn (the next refresh is).
+  var asked = new WeakMap();
+  var panelActionAnswered = 0;
+  function isPanel(el) { return el && el.id === "morale-panel"; }
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    if (isPanel(evt.detail.elt) && evt.detail.xhr) { asked.set(evt.detail.xhr, performance.now()); }
+  });
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    var config = evt.detail.requestConfig || {};
+    if (config.verb === "post" && isPanel(evt.detail.target) && evt.detail.successful) {
+      panelActionAnswered = performance.now();
+    }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var when = evt.detail.xhr ? asked.get(evt.detail.xhr) : undefined;
+    if (isPanel(evt.detail.elt) && when !== undefined && when < panelActionAnswered) {
+      evt.detail.shouldSwap = false;
+    }
+  });
+
   // What a swap is about to replace, noted before htmx does it.
   var pending = null;
 
