@@ -327,7 +327,8 @@ def test_a_signed_out_visitor_cannot_join_without_an_account(client, invitation)
     assert invitation.uses == 0
 
 
-@pytest.mark.parametrize(
+# An invitation made unusable three ways, and the word its page then says.
+SPOILED_LINKS = pytest.mark.parametrize(
     ("spoil", "message"),
     [
         (lambda i: Invitation.objects.filter(pk=i.pk).update(expires_at=timezone.now()), "expiré"),
@@ -336,6 +337,9 @@ def test_a_signed_out_visitor_cannot_join_without_an_account(client, invitation)
     ],
     ids=["expired", "revoked", "used-up"],
 )
+
+
+@SPOILED_LINKS
 def test_a_signed_out_visitor_is_told_the_link_is_unusable(client, invitation, spoil, message):
     spoil(invitation)
     body = client.get(join_url(invitation)).content.decode()
@@ -351,15 +355,7 @@ def test_a_signed_out_visitor_with_an_unknown_link(client):
     assert "n&#x27;existe pas" in response.content.decode()
 
 
-@pytest.mark.parametrize(
-    ("spoil", "message"),
-    [
-        (lambda i: Invitation.objects.filter(pk=i.pk).update(expires_at=timezone.now()), "expiré"),
-        (lambda i: invitation_revoke(invitation=i), "révoqué"),
-        (lambda i: Invitation.objects.filter(pk=i.pk).update(uses=i.max_uses), "autant de fois"),
-    ],
-    ids=["expired", "revoked", "used-up"],
-)
+@SPOILED_LINKS
 def test_an_unusable_link_hides_the_campaign(invitation, outsider, outsider_client, spoil, message):
     spoil(invitation)
     for response in (
