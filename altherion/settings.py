@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "characters",
     "sessions",
     "progression",
+    "world",
 ]
 
 MIDDLEWARE = [
