@@ -3,7 +3,7 @@
 A stream subscribes to its campaign's and its user's channels (common.push), catches up from
 the log after its cursor (`?after=` or the browser's `Last-Event-ID`), then forwards what each
 write publishes, as the viewer may see it: a row in the Conteur's or a player's version, or
-none; the signals that refresh the Moral, the fight, the notifications and a sheet. Nothing is
+none; the signals that refresh the Moral, the fight, the notifications, the handouts and a sheet. Nothing is
 read from the database while it follows, except to catch up after a gap.
 """
 
@@ -38,6 +38,7 @@ from sessions.serializers import EventOut
 # How long a browser waits before it reconnects a dropped stream.
 RETRY_MS = 2000
 NOTIFICATIONS = "notifications"
+HANDOUTS = "handouts"  # a handout given to this user (published on their own channel only)
 SHEET = "sheet"
 CLOSED = "closed"
 
@@ -183,7 +184,7 @@ async def _follow(viewer: Viewer) -> AsyncIterator[str]:
         yield await _catch_up(viewer)
         if viewer.reconnected:
             # What changed while the page was away: its panels read themselves again.
-            yield "".join(sse(name) for name in ("morale", "combat", NOTIFICATIONS))
+            yield "".join(sse(name) for name in ("morale", "combat", NOTIFICATIONS, HANDOUTS))
         while True:
             message = await subscription.get(settings.LIVE_HEARTBEAT_SECONDS)
             if message is None:
@@ -206,16 +207,30 @@ async def _ready(hub: push.Hub) -> None:
 async def _forward(viewer: Viewer, message: dict) -> str:
     kind = message["type"]
     if kind == "gap":
-        return await _catch_up(viewer) + "".join(sse(n) for n in ("morale", "combat"))
+        return await _catch_up(viewer) + "".join(sse(n) for n in ("morale", "combat", HANDOUTS))
     if kind == "row":
         return _row(viewer, message)
     if kind == NOTIFICATIONS:
         return sse(NOTIFICATIONS, "{}" if viewer.api else "")
+    if kind == HANDOUTS:
+        return _handout(viewer, message)
     if kind == SHEET:
         if viewer.api:
             return sse(SHEET, json.dumps({k: message[k] for k in ("character", "version")}))
         if message["character"] == viewer.sheet:
             return sse(SHEET, str(message["version"]))
+    return ""
+
+
+def _handout(viewer: Viewer, message: dict) -> str:
+    """A handout given to the viewer: the signal their handouts panel listens to, on a page of
+    its campaign (a page of another campaign, or of none, has no such panel)."""
+    if viewer.api:
+        if viewer.campaign is None or message["campaign"] == viewer.campaign.pk:
+            return sse(HANDOUTS, json.dumps({"handout": message["handout"]}))
+        return ""
+    if viewer.campaign is not None and message["campaign"] == viewer.campaign.pk:
+        return sse(HANDOUTS)
     return ""
 
 

@@ -133,3 +133,47 @@ class PageNote(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.page_id}"
+
+
+class HandoutKind(models.TextChoices):
+    PAGE = "page", _("Page")
+    IMAGE = "image", _("Image")
+    SECRET = "secret", _("Bloc secret")
+
+
+def handout_image_path(handout: "Handout", filename: str) -> str:
+    suffix = PurePosixPath(filename).suffix.lower()[:6]
+    return f"world/{handout.campaign_id}/handouts/{uuid.uuid4().hex}{suffix}"
+
+
+class Handout(models.Model):
+    """What the Conteur gave chosen players during a séance: a copy of a page (its text without
+    secret blocks), of its image, or of one secret block, as it was when given."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="handouts")
+    page = models.ForeignKey(
+        Page, on_delete=models.SET_NULL, null=True, blank=True, related_name="handouts"
+    )
+    kind = models.CharField(_("genre"), max_length=16, choices=HandoutKind.choices)
+    title = models.CharField(_("titre"), max_length=NAME_LENGTH)
+    text = models.TextField(_("texte"), blank=True, max_length=BODY_LENGTH)
+    image = models.ImageField(_("image"), upload_to=handout_image_path, blank=True, max_length=200)
+    secret_key = models.CharField(max_length=12, blank=True)
+    recipients = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="world_handouts", verbose_name=_("remis à")
+    )
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    given_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-given_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=HandoutKind.values), name="world_handout_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title

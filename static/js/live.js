@@ -4,7 +4,8 @@
 // inline scripts).
 (function () {
   "use strict";
-  var SIGNALS = { morale: "morale-changed", combat: "combat-changed", notifications: "notifications-changed" };
+  var SIGNALS = { morale: "morale-changed", combat: "combat-changed", notifications: "notifications-changed",
+                  handouts: "handouts-changed" };
   var SHOW_DOWN_AFTER_MS = 3000;  // a stream that comes back at once is not worth a banner
 
   var body = document.body;
