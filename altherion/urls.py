@@ -88,5 +88,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include((campaign_routes, "campaigns"))),
     path("", include("progression.urls")),
+    path("", include("world.urls")),
 ]
 handler500 = "altherion.errors.server_error"
