@@ -10,5 +10,6 @@ urlpatterns = [
     path("", include("characters.api_urls")),
     path("", include("campaigns.api_urls")),
     path("", include("progression.api_urls")),
+    path("", include("world.api_urls")),
     path("auth/token/", auth_api.AuthToken.as_view(), name="auth-token"),
 ]

@@ -329,6 +329,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SkillRowKindEnum": ["skill", "forgotten_domain"],
         "LanguageKeyEnum": "characters.serializers.LANGUAGE_KEYS",
+        "WorldPageKindEnum": "world.models.PageKind",
+        "WorldHandoutKindEnum": "world.models.HandoutKind",
+        "WorldBacklinkKindEnum": ["page", "journal"],
+        "WorldHitKindEnum": ["page", "compendium", "journal"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -27,7 +27,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     re_path(r"^api/", api_errors.not_found),  # JSON 404 for every other /api/ address
     path("campaigns/<rowid:pk>/", include("sessions.urls")),
-    path("campaigns/<rowid:pk>/world/handouts/", include("world.handout_urls")),
+    path("campaigns/<rowid:pk>/monde/documents/", include("world.handout_urls")),
     path("", include("characters.urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

@@ -1,4 +1,4 @@
-"""The handouts' pages, under /campaigns/<pk>/world/handouts/ (world/handout_views.py)."""
+"""The handouts' pages, under /campaigns/<pk>/monde/documents/ (world/handout_views.py)."""
 
 from django.urls import path
 

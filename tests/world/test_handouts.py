@@ -103,7 +103,7 @@ def test_the_storyteller_gives_from_the_table_and_the_player_sees_it_there(
     key = secret_blocks(mayor)[0].key
     conteur = client_for(storyteller)
     table = f"/campaigns/{campaign.pk}/table/"
-    give = f"/campaigns/{campaign.pk}/world/handouts/give/"
+    give = f"/campaigns/{campaign.pk}/monde/documents/give/"
 
     answer = conteur.post(
         give, {"what": f"secret:{mayor.pk}:{key}", "recipients": [player.pk], "next": table}
@@ -111,16 +111,16 @@ def test_the_storyteller_gives_from_the_table_and_the_player_sees_it_there(
 
     assert answer.status_code == 302 and answer["Location"] == table
     panel = client_for(player).get(
-        f"/campaigns/{campaign.pk}/world/handouts/", headers={"HX-Request": "true"}
+        f"/campaigns/{campaign.pk}/monde/documents/", headers={"HX-Request": "true"}
     )
     assert "Le maire est un vampire." in panel.content.decode()
     other = client_for(other_player).get(
-        f"/campaigns/{campaign.pk}/world/handouts/", headers={"HX-Request": "true"}
+        f"/campaigns/{campaign.pk}/monde/documents/", headers={"HX-Request": "true"}
     )
     assert "vampire" not in other.content.decode()
     assert "aucun document" in other.content.decode()
     assert (
-        f'hx-get="/campaigns/{campaign.pk}/world/handouts/'
+        f'hx-get="/campaigns/{campaign.pk}/monde/documents/'
         in client_for(player).get(table).content.decode()
     )
 
@@ -129,7 +129,7 @@ def test_an_htmx_give_answers_the_panel_and_errors_come_back_in_it(
     client_for, campaign, storyteller, player, town
 ):
     conteur = client_for(storyteller)
-    give = f"/campaigns/{campaign.pk}/world/handouts/give/"
+    give = f"/campaigns/{campaign.pk}/monde/documents/give/"
     htmx = {"HX-Request": "true"}
 
     refused = conteur.post(give, {"what": f"page:{town.pk}"}, headers=htmx)
@@ -144,10 +144,10 @@ def test_an_htmx_give_answers_the_panel_and_errors_come_back_in_it(
 def test_a_player_cannot_give_and_an_outsider_sees_nothing(
     client_for, campaign, player, outsider, town
 ):
-    give = f"/campaigns/{campaign.pk}/world/handouts/give/"
+    give = f"/campaigns/{campaign.pk}/monde/documents/give/"
     assert client_for(player).post(give, {"what": f"page:{town.pk}"}).status_code in (200, 403)
     assert not town.handouts.exists()
-    assert client_for(outsider).get(f"/campaigns/{campaign.pk}/world/handouts/").status_code == 404
+    assert client_for(outsider).get(f"/campaigns/{campaign.pk}/monde/documents/").status_code == 404
 
 
 def test_an_image_handout_is_served_to_its_recipients_only(
@@ -155,7 +155,7 @@ def test_an_image_handout_is_served_to_its_recipients_only(
 ):
     page = make_page(title="Carte de Vael", image=png())
     handout = handout_give(page=page, by=storyteller, kind=HandoutKind.IMAGE, recipients=[player])
-    url = f"/campaigns/{campaign.pk}/world/handouts/{handout.pk}/image/"
+    url = f"/campaigns/{campaign.pk}/monde/documents/{handout.pk}/image/"
 
     shown = client_for(player).get(url)
     assert shown.status_code == 200 and shown["Content-Type"] == "image/png"
