@@ -25,7 +25,7 @@ from django.db import DatabaseError, IntegrityError, models, transaction
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
 
-from altherion import portability_fights
+from altherion import portability_fights, portability_world
 from campaigns.models import (
     Ability,
     Arc,
@@ -95,6 +95,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("trainings", Training, "character__campaign"),
     Section("xp_entries", XpEntry, "character__campaign"),
     Section("notifications", Notification, "campaign"),
+    *(Section(key, model, path) for key, model, path in portability_world.SECTIONS),
 )
 
 # Models linked to a campaign that are deliberately left out, and why.
@@ -316,6 +317,11 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
                     row[f.name] = _plain(value)
             for relation in m2m:
                 related = relation.related_model
+                if _is_user(relation):  # members chosen: named like every user of the file
+                    ids = through_ids[relation.name].get(obj.pk, [])
+                    user_ids.update(ids)
+                    row[relation.name] = sorted(ids)
+                    continue
                 row[relation.name] = sorted(
                     remap(related, pk)
                     for pk in through_ids[relation.name].get(obj.pk, [])
@@ -323,6 +329,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
                 )
             _fix_values(model, row, remap)
             portability_fights.fix_row(model, row, remap)
+            user_ids.update(portability_world.export_row(model, obj, row))
             rows.append(row)
         data[section.key] = rows
 
@@ -331,9 +338,13 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     data["users"] = [{name: getattr(user, name) for name in USER_FIELDS} for user in users]
     for section in SECTIONS:
         user_fields = [f.name for f in _exported_fields(section.model) if _is_user(f)]
+        user_lists = [f.name for f in _m2m_fields(section.model) if _is_user(f)]
         for row in data[section.key]:
             for name in user_fields:
                 row[name] = names.get(row[name])
+            for name in user_lists:
+                row[name] = sorted(names[pk] for pk in row[name] if pk in names)
+            portability_world.name_users(section.model, row, names)
     return data
 
 
@@ -392,6 +403,7 @@ def _build(
         raise _fail(f"Une ligne de « {model._meta.verbose_name} » n'est pas un objet.")
     row = dict(row)
     _fix_values(model, row, remap)
+    portability_world.import_row(model, row, users)
     obj = model()
     for f in _exported_fields(model):
         if f.name not in row:
@@ -494,6 +506,14 @@ def _without_hold(row: Any) -> Any:
     return row
 
 
+def _target(relation, local_target: Any, users: dict[str, Any], remap: Remap) -> int | None:
+    """The new id a many-to-many value of the file names: a user by username, else a row."""
+    if _is_user(relation):
+        user = users.get(local_target) if isinstance(local_target, str) else None
+        return None if user is None else user.pk
+    return remap(relation.related_model, local_target)
+
+
 def _import(data: dict[str, Any]) -> ImportResult:
     users, created_users = _users_import(data.get("users", []))
     campaign_row = {k: v for k, v in data["campaign"].items() if k != "id"}
@@ -514,7 +534,7 @@ def _import(data: dict[str, Any]) -> ImportResult:
     held_by: dict[int, int] = {}  # a hold names a combatant read in the same section
     for section in SECTIONS:
         model = section.model
-        rows = data.get(section.key, [])
+        rows, images = portability_world.take_images(model, data.get(section.key, []))
         holders = [row.get("held_by") if isinstance(row, dict) else None for row in rows]
         objs = [
             _build(model, _without_hold(row), campaign=campaign, users=users, remap=remap)
@@ -528,6 +548,7 @@ def _import(data: dict[str, Any]) -> ImportResult:
         elif model is Advance:
             _unique_keys([], objs)
         _create(model, objs)
+        portability_world.put_images(model, objs, images)
         new_ids[model] = {local: obj.pk for local, obj in zip(local_ids, objs, strict=True)}
         held_by.update({o.pk: h for o, h in zip(objs, holders, strict=True) if isinstance(h, int)})
         for relation in _m2m_fields(model):
@@ -537,7 +558,7 @@ def _import(data: dict[str, Any]) -> ImportResult:
             links = []
             for row, obj in zip(rows, objs, strict=True):
                 for local_target in row.get(relation.name, []):
-                    target_id = remap(relation.related_model, local_target)
+                    target_id = _target(relation, local_target, users, remap)
                     if target_id is None:
                         raise _fail(
                             f"« {model._meta.verbose_name} » {row['id']} renvoie à "

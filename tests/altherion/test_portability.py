@@ -33,6 +33,7 @@ from sessions import checks, morale, services
 from sessions.combat import fights as combat
 from sessions.demo import demo_sessions_seed
 from sessions.models import Combatant, Encounter, Injury, Roll, StatBlock, TableEvent
+from tests.world.test_portability_world import WORLD_KEYS, world_played
 
 pytestmark = pytest.mark.django_db
 
@@ -44,9 +45,10 @@ def _counts() -> dict[str, int]:
 
 
 @pytest.fixture
-def rich(django_capture_on_commit_callbacks):
+def rich(django_capture_on_commit_callbacks, settings, tmp_path):
     """The demo campaign, played: rolls, Moral moves, an arc paid, an ellipse with trainings,
-    sheet edits in the history, notifications, an invitation."""
+    sheet edits in the history, notifications, an invitation, a world with handouts."""
+    settings.MEDIA_ROOT = tmp_path
     users = demo_users_seed()
     campaign = demo_campaign_seed(users=users)
     demo_sessions_seed(campaign=campaign)
@@ -100,6 +102,7 @@ def rich(django_capture_on_commit_callbacks):
         campaign=campaign, token="secret-token", created_by=storyteller, expires_at=arc.created_at
     )
     _fight(campaign, storyteller)
+    world_played(campaign, users)
     Campaign.objects.create(name="Une autre campagne")  # not part of the export
     return Campaign.objects.get(pk=campaign.pk)
 
@@ -318,7 +321,7 @@ def test_a_file_exported_before_the_apps_were_split_imports_unchanged():
         s.key: len(before.get(s.key, [])) for s in SECTIONS
     }
     added = {s.key for s in SECTIONS} - set(before)
-    assert added == {"stat_blocks", "encounters", "combatants"}
+    assert added == {"stat_blocks", "encounters", "combatants"} | WORLD_KEYS
     old_sections = {k: v for k, v in _without_time(after).items() if k not in added}
     assert _columns_of(old_sections, before) == _without_time(before)
     assert Roll.objects.count() == 3 and Training.objects.count() == 2
