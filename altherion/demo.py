@@ -50,11 +50,13 @@ def demo_seed(*, story: bool = True):
     from campaigns.demo import demo_campaign_seed
     from characters.demo import demo_characters_seed
     from sessions.demo import demo_sessions_seed
+    from world.demo import demo_world_seed
 
     users = demo_users_seed()
     campaign = demo_campaign_seed(users=users)
     demo_sessions_seed(campaign=campaign)
     demo_characters_seed(campaign=campaign, users=users)
+    demo_world_seed(campaign=campaign, storyteller=users["conteur"])
     if story:
         try:
             with transaction.atomic():
