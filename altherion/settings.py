@@ -230,8 +230,28 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Uploaded files (the world's page images): local files under MEDIA_ROOT by default, or an
+# S3-compatible bucket when MEDIA_S3_BUCKET is set. Never served as public URLs: a view checks
+# who asks and streams the file (world/views.py), so MEDIA_URL stays unset and unserved.
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
+MEDIA_S3_BUCKET = env.str("MEDIA_S3_BUCKET", default="")
+DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+if MEDIA_S3_BUCKET:
+    DEFAULT_STORAGE = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": MEDIA_S3_BUCKET,
+            "endpoint_url": env.str("MEDIA_S3_ENDPOINT_URL", default="") or None,
+            "region_name": env.str("MEDIA_S3_REGION", default="") or None,
+            "access_key": env.str("MEDIA_S3_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env.str("MEDIA_S3_SECRET_ACCESS_KEY", default="") or None,
+            "location": env.str("MEDIA_S3_PREFIX", default=""),
+            "default_acl": "private",
+            "file_overwrite": False,
+        },
+    }
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -84,8 +84,8 @@ def _ranked(rows: QuerySet, q: str, title: str, text: str) -> QuerySet:
     )
     query = SearchQuery(_unaccent(Value(q)), config="french", search_type="websearch")
     return (
-        rows.annotate(rank=SearchRank(vector, query))
-        .filter(rank__gt=0)
+        rows.annotate(document=vector, rank=SearchRank(vector, query))
+        .filter(document=query)
         .order_by("-rank", "pk")[:PER_KIND]
     )
 
