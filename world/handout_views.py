@@ -7,11 +7,13 @@ refreshes it on the `handouts-changed` signal (static/js/live.js), never through
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -21,6 +23,7 @@ from common.htmx import HtmxHttpRequest
 from world import handouts
 from world.handout_forms import HandoutForm
 from world.images import content_type_of
+from world.models import Page
 from world.visibility import pages_for
 
 PANEL_SIZE = 5
@@ -75,7 +78,9 @@ def handout_give(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Give a handout: back where the form was (the table, the page) for a normal request, the
     panel again for an HTMX one (with the form's errors, status 200)."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
-    form = give_form(campaign=campaign, user=request.user, data=request.POST)
+    page = _page_of_form(request, campaign)
+    pages = None if page is None else [page]
+    form = give_form(campaign=campaign, user=request.user, pages=pages, data=request.POST)
     given = None
     if form.is_valid():
         try:
@@ -89,13 +94,32 @@ def handout_give(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, error)
     if not request.htmx:
         if given is not None:
+            names = ", ".join(user.get_username() for user in given.recipients.all())
+            messages.success(
+                request,
+                _("« %(title)s » est remis à %(names)s.") % {"title": given.title, "names": names},
+            )
             return redirect(_next(request) or "handouts:list", pk=pk)
         return render(request, "world/handouts.html", _context(request, campaign, form))
+    if page is not None:  # the form of the page's own view
+        if given is not None:
+            form = give_form(campaign=campaign, user=request.user, pages=pages)
+        context = {"show": True, "campaign": campaign, "page": page, "give_form": form}
+        context |= {"given": given, "next": _next(request) or ""}
+        return render(request, "world/_page_handout.html", context)
     if given is not None:
         form = None  # a fresh form for the next handout
     context = _context(request, campaign, form, given=given, next=_next(request) or "")
     context["handouts"] = context["handouts"][:PANEL_SIZE]
     return render(request, "world/handouts.html#panel", {**context, "in_panel": True})
+
+
+def _page_of_form(request, campaign: Campaign) -> Page | None:
+    """The page whose own view holds the form (its `page` field), or None for the table's."""
+    value = request.POST.get("page", "")
+    if not value.isdigit() or not is_storyteller(campaign):
+        return None
+    return Page.objects.filter(campaign_id=campaign.pk, pk=int(value)).first()
 
 
 @login_required

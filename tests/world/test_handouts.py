@@ -194,3 +194,23 @@ def test_the_live_event_reaches_only_the_recipients_open_table(
     seen, unseen = run()
     assert "event: handouts" in seen
     assert "handouts" not in unseen and "Vael" not in unseen
+
+
+def test_the_page_view_offers_the_storyteller_to_give_this_page_only(
+    client_for, campaign, storyteller, player, mayor, town
+):
+    page_url = f"/campaigns/{campaign.pk}/monde/{mayor.pk}/"
+    shown = client_for(storyteller).get(page_url).content.decode()
+    assert "Remettre aux joueurs" in shown
+    assert "Secret n° 2 de « Le maire Orso »" in shown and "Page « Vael »" not in shown
+    assert "Remettre aux joueurs" not in client_for(player).get(page_url).content.decode()
+
+    key = secret_blocks(mayor)[0].key
+    give = f"/campaigns/{campaign.pk}/monde/documents/give/"
+    form = {"what": f"secret:{mayor.pk}:{key}", "recipients": [player.pk], "page": mayor.pk}
+    answer = client_for(storyteller).post(give, {**form, "next": page_url})
+    assert answer.status_code == 302 and answer["Location"] == page_url
+    again = client_for(storyteller).post(give, form, headers={"HX-Request": "true"})
+    assert 'id="page-handout"' in again.content.decode()
+    assert "« Le maire Orso » est remis." in again.content.decode()
+    assert mayor.handouts.count() == 2
