@@ -15,6 +15,7 @@ def page_handout_form(context) -> dict:
         return {"show": False}
     return {
         "show": True,
+        "style": True,  # once, with the page (an HTMX answer replaces only the section)
         "campaign": campaign,
         "page": page,
         "request": request,
