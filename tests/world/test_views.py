@@ -253,3 +253,8 @@ def test_a_restore_from_a_stale_history_is_refused(town, storyteller, storytelle
     assert "modifiée entre-temps" in response.content.decode()
     town.refresh_from_db()
     assert town.body == "Troisième." and town.version == 3
+
+
+def test_a_page_of_another_campaign_is_404_under_my_campaign(town, other_campaign, player_client):
+    url = reverse("world:page", kwargs={"pk": other_campaign.pk, "page_pk": town.pk})
+    assert player_client.get(url).status_code == 404
