@@ -2,7 +2,7 @@
 
 What belongs to a user: their account, their memberships, their characters (each sheet in the
 format the sheet import reads, with its notes, full history, XP ledger, trainings and injuries),
-the rolls they made and their notifications. Nothing of another user's: no other player's
+the rolls they made, their notifications and their private notes on the world's pages. Nothing of another user's: no other player's
 character or roll, and a history row names who made each change only by username, as the sheet's
 history page does.
 """
@@ -22,6 +22,7 @@ from campaigns.models import Membership, Notification
 from characters.creation import character_export
 from characters.models import Character, CharacterChange
 from sessions.models import Roll
+from world.selectors import notes_of
 
 FORMAT = "altherion-account"
 VERSION = 1
@@ -134,6 +135,15 @@ def account_data_export(*, user) -> dict[str, Any]:
             ("kind", "text", "link", "created_at", "read_at"),
             campaign=True,
         ),
+        "world_notes": [
+            {
+                "campaign": note.page.campaign.name,
+                "page": note.page.title,
+                "text": note.text,
+                "updated_at": _plain(note.updated_at),
+            }
+            for note in notes_of(user=user)
+        ],
     }
 
 

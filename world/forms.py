@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import NAME_LENGTH, Campaign
+from campaigns.models import NAME_LENGTH, Campaign, Role
 from world.images import IMAGE_MAX_BYTES
 from world.models import BODY_LENGTH, NOTE_LENGTH, PageAudience, PageKind
 
@@ -42,7 +42,9 @@ class PageForm(forms.Form):
         required=False,
         queryset=get_user_model().objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        help_text=_("Seulement si la page est visible par des membres choisis."),
+        help_text=_(
+            "Seulement si la page est visible par des membres choisis (le Conteur voit tout)."
+        ),
     )
     image = forms.FileField(
         label=_("Image"),
@@ -59,7 +61,9 @@ class PageForm(forms.Form):
     def __init__(self, *args, campaign: Campaign, has_image: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["readers"].queryset = (
-            get_user_model().objects.filter(memberships__campaign=campaign).order_by("username")
+            get_user_model()
+            .objects.filter(memberships__campaign=campaign, memberships__role=Role.PLAYER)
+            .order_by("username")
         )
         self.fields["readers"].label_from_instance = lambda user: user.get_username()
         if not has_image:

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from campaigns.models import Campaign
 from world.models import Page, PageKind, PageNote, PageRevision
-from world.visibility import pages_for
+from world.visibility import may_see_page, pages_for
 
 
 @dataclass(frozen=True)
@@ -43,3 +43,14 @@ def note_for(*, page: Page, user) -> PageNote | None:
 
 def page_history(*, page: Page) -> list[PageRevision]:
     return list(page.revisions.select_related("saved_by"))
+
+
+def notes_of(*, user) -> list[PageNote]:
+    """The member's own notes, on the pages they may still see (a page hidden since, or a campaign
+    left, keeps its note out of sight: its title is not theirs to learn)."""
+    notes = PageNote.objects.filter(user=user).exclude(text="").select_related("page__campaign")
+    return [note for note in notes.order_by("page__campaign__name", "page__title") if _sees(note)]
+
+
+def _sees(note: PageNote) -> bool:
+    return may_see_page(user=note.user, page=note.page)

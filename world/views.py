@@ -172,7 +172,12 @@ def page_edit(request: HtmxHttpRequest, pk: int, page_pk: int) -> HttpResponse:
                 page=page, by=request.user, version=version, **_form_fields(form)
             )
         except services.StalePage as stale:
-            return _form_page(request, page.campaign, form, page, stale=stale)
+            # The editor's text stays in the form, now against the current version: saving
+            # again, after reading the current text, is a deliberate choice.
+            data = request.POST.copy()
+            data["version"] = stale.page.version
+            form = PageForm(data, campaign=page.campaign, has_image=has_image)
+            return _form_page(request, page.campaign, form, stale.page, stale=stale)
         except ValidationError as error:
             form.add_error(None, error)
         else:

@@ -42,6 +42,8 @@ from sessions.models import (
     TableEventKind,
     Visibility,
 )
+from world.models import PageAudience, PageKind
+from world.services import note_save, page_create
 
 # Text only B's Conteur may read (a hidden roll), only the owner and the Conteur may read (private
 # notes), and text of B no one outside B may read.
@@ -152,8 +154,19 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
         summary=f"Demande de Fortune {marker}",
         payload={"fortune_request": 1, "fortune_status": morale.FORTUNE_PENDING},
     )
+    world_page = page_create(
+        campaign=campaign,
+        by=storyteller,
+        title=f"Port {marker}",
+        kind=PageKind.PLACE,
+        body=f"Le port de {marker}.",
+        audience=PageAudience.EVERYONE,
+    )
+    note_save(page=world_page, user=owner, text=f"Note {marker}")
     return {
         "campaign": campaign,
+        "world_page": world_page,
+        "world_revision": world_page.revisions.get(),
         "arc": arc,
         "play_session": play_session,
         "membership": Membership.objects.get(campaign=campaign, user=owner),

@@ -45,12 +45,15 @@ ROW_BY_PARAM = {
     "combatant_pk": "combatant",
     "combatant_id": "combatant",
     "event_pk": "fortune_request",
+    "page_pk": "world_page",
+    "revision_pk": "world_revision",
 }
 # What a bare `pk` is, by namespace (and, in the APIs, by the route name's first word).
 PK_BY_NAMESPACE = {
     "campaigns": "campaign",
     "sessions": "campaign",
     "progression": "campaign",
+    "world": "campaign",
     "characters": "character",
     "characters_api": "character",
 }
@@ -165,7 +168,7 @@ def urls_for(rows: dict, namespace: str, name: str, params: dict) -> list[str]:
 def snapshot() -> dict:
     """Every row of the project's apps, field by field."""
     state = {}
-    for label in ("campaigns", "characters", "play", "progression", "authtoken"):
+    for label in ("campaigns", "characters", "play", "progression", "world", "authtoken"):
         for model in apps.get_app_config(label).get_models():
             state[model._meta.label] = list(model.objects.order_by("pk").values())
     state["auth.User"] = list(

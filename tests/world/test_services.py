@@ -81,3 +81,16 @@ def test_notes_are_private_to_their_writer(town, player, other_player):
 def test_no_note_on_a_page_one_may_not_see(hidden_page, player):
     with pytest.raises(PermissionDenied):
         note_save(page=hidden_page, user=player, text="?")
+
+
+def test_my_account_data_holds_my_notes_on_pages_i_still_see(
+    town, hidden_page, storyteller, player, other_player
+):
+    from altherion.account_data import account_data_export
+    from world.models import PageNote
+
+    note_save(page=town, user=player, text="Le capitaine ment.")
+    note_save(page=town, user=other_player, text="Acheter du sel.")
+    PageNote.objects.create(page=hidden_page, user=player, text="Vu avant qu'elle soit cachée.")
+    notes = account_data_export(user=player)["world_notes"]
+    assert [(n["page"], n["text"]) for n in notes] == [("Vael", "Le capitaine ment.")]

@@ -161,6 +161,20 @@ def test_a_stale_edit_is_refused_showing_the_current_text(town, storyteller, sto
     assert "Texte de l&#x27;autre onglet." in html and "Mon texte." in html
     town.refresh_from_db()
     assert town.body == "Texte de l'autre onglet."
+    # Saved again after reading the current text: the editor's version now wins, deliberately.
+    assert 'name="version" value="2"' in html
+    storyteller_client.post(
+        page_url(town, "world:edit"),
+        {
+            "title": "Vael",
+            "kind": "place",
+            "body": "Mon texte.",
+            "audience": "everyone",
+            "version": 2,
+        },
+    )
+    town.refresh_from_db()
+    assert town.body == "Mon texte." and town.version == 3
 
 
 def test_history_offers_restore_and_restore_brings_the_text_back(
@@ -216,3 +230,31 @@ def test_storyteller_sees_no_player_note(town, player, storyteller_client):
 def test_a_page_carrying_secrets_in_its_body_keeps_them_after_edit(mayor, storyteller):
     page = page_update(page=mayor, by=storyteller, version=1, title="Orso, maire de Vael")
     assert page.body == SECRET_BODY and "vampire" not in page.public_text
+
+
+def test_a_player_may_read_but_not_edit_nor_see_history(town, player_client):
+    assert player_client.get(page_url(town)).status_code == 200
+    for name in ("world:edit", "world:history", "world:delete"):
+        assert player_client.get(page_url(town, name)).status_code == 403
+    assert player_client.post(page_url(town, "world:edit"), {"title": "X"}).status_code == 403
+    town.refresh_from_db()
+    assert town.title == "Vael"
+
+
+def test_a_restore_from_a_stale_history_is_refused(town, storyteller, storyteller_client):
+    page_update(page=town, by=storyteller, version=1, body="Deuxième.")
+    page_update(page=town, by=storyteller, version=2, body="Troisième.")
+    first = town.revisions.get(version=1)
+    url = reverse(
+        "world:restore",
+        kwargs={"pk": town.campaign_id, "page_pk": town.pk, "revision_pk": first.pk},
+    )
+    response = storyteller_client.post(url, {"version": 2}, follow=True)
+    assert "modifiée entre-temps" in response.content.decode()
+    town.refresh_from_db()
+    assert town.body == "Troisième." and town.version == 3
+
+
+def test_a_page_of_another_campaign_is_404_under_my_campaign(town, other_campaign, player_client):
+    url = reverse("world:page", kwargs={"pk": other_campaign.pk, "page_pk": town.pk})
+    assert player_client.get(url).status_code == 404
