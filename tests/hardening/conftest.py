@@ -42,7 +42,8 @@ from sessions.models import (
     TableEventKind,
     Visibility,
 )
-from world.models import PageAudience, PageKind
+from world.handouts import handout_give
+from world.models import HandoutKind, PageAudience, PageKind
 from world.services import note_save, page_create
 
 # Text only B's Conteur may read (a hidden roll), only the owner and the Conteur may read (private
@@ -163,10 +164,14 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
         audience=PageAudience.EVERYONE,
     )
     note_save(page=world_page, user=owner, text=f"Note {marker}")
+    handout = handout_give(
+        page=world_page, by=storyteller, kind=HandoutKind.PAGE, recipients=[owner]
+    )
     return {
         "campaign": campaign,
         "world_page": world_page,
         "world_revision": world_page.revisions.get(),
+        "world_handout": handout,
         "arc": arc,
         "play_session": play_session,
         "membership": Membership.objects.get(campaign=campaign, user=owner),

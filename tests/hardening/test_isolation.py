@@ -47,6 +47,7 @@ ROW_BY_PARAM = {
     "event_pk": "fortune_request",
     "page_pk": "world_page",
     "revision_pk": "world_revision",
+    "handout_pk": "world_handout",
 }
 # What a bare `pk` is, by namespace (and, in the APIs, by the route name's first word).
 PK_BY_NAMESPACE = {
@@ -54,6 +55,7 @@ PK_BY_NAMESPACE = {
     "sessions": "campaign",
     "progression": "campaign",
     "world": "campaign",
+    "handouts": "campaign",
     "characters": "character",
     "characters_api": "character",
 }
@@ -69,6 +71,8 @@ PK_BY_API_ROUTE = {
     "encounter": "encounter",
     "combatant": "encounter",  # encounters/<pk>/combatants/<combatant_id>/
     "fortune": "fortune_request",  # morale/fortune/requests/<pk>/answer/
+    "page": "world_page",  # world/pages/<pk>/…
+    "handout": "world_handout",  # world/handouts/<pk>/
 }
 # Values of the text parameters: each is tried with every value.
 TEXT_VALUES = {
