@@ -214,3 +214,32 @@ def test_the_page_view_offers_the_storyteller_to_give_this_page_only(
     assert 'id="page-handout"' in again.content.decode()
     assert "« Le maire Orso » est remis." in again.content.decode()
     assert mayor.handouts.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_api_stream_names_the_handout_and_another_campaigns_page_hears_nothing(
+    settings, campaign, storyteller, player, town
+):
+    from campaigns.services import campaign_create
+    from tests.sessions.test_stream import in_own_thread, open_stream
+
+    settings.PUSH_REDIS_URL = ""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.2
+    elsewhere = campaign_create(creator=player, name="Ailleurs")
+
+    @in_own_thread
+    async def run():
+        api = await open_stream(player, f"/api/campaigns/{campaign.pk}/stream/")
+        other_table = await open_stream(player, f"/campaigns/{elsewhere.pk}/live/?after=0")
+        handout = await sync_to_async(handout_give)(
+            page=town, by=storyteller, kind=HandoutKind.PAGE, recipients=[player]
+        )
+        seen = await api.until("event: handouts")
+        unseen = await other_table.quiet_for(0.5)
+        await api.close()
+        await other_table.close()
+        return handout.pk, seen, unseen
+
+    handout, seen, unseen = run()
+    assert f'data: {{"handout": {handout}}}' in seen
+    assert "handouts" not in unseen
