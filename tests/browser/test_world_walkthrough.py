@@ -104,6 +104,7 @@ def test_a_storyteller_builds_a_world_and_gives_a_secret_at_the_table(
     expect(aelis.locator(".backlinks")).to_contain_text("Arrivée à Vael")
     aelis.goto(f"/campaigns/{campaign.pk}/monde/recherche/?q=crypte")
     expect(aelis.locator("main")).not_to_contain_text("Orso")
-    aelis.goto(f"/campaigns/{campaign.pk}/monde/documents/")
+    aelis.goto(f"/campaigns/{campaign.pk}/monde/")
+    aelis.get_by_role("link", name="Documents remis").click()
     expect(aelis.locator("main")).to_contain_text("Le maire est un vampire.")
     shoot(aelis, "aelis-documents")
