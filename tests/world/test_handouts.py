@@ -243,3 +243,17 @@ def test_the_api_stream_names_the_handout_and_another_campaigns_page_hears_nothi
     handout, seen, unseen = run()
     assert f'data: {{"handout": {handout}}}' in seen
     assert "handouts" not in unseen
+
+
+def test_documents_remis_is_a_whole_page_without_htmx_and_the_give_takes_post_only(
+    client_for, campaign, storyteller, player, town
+):
+    handout_give(page=town, by=storyteller, kind=HandoutKind.PAGE, recipients=[player])
+    url = f"/campaigns/{campaign.pk}/monde/documents/"
+
+    page = client_for(player).get(url)
+    assert page.status_code == 200
+    assert "<h1>Documents remis</h1>" in page.content.decode()
+    assert "Un port de brume." in page.content.decode()
+    assert page["Vary"] and "HX-Request" in page["Vary"]
+    assert client_for(storyteller).get(url + "give/").status_code == 405
