@@ -257,3 +257,12 @@ def test_documents_remis_is_a_whole_page_without_htmx_and_the_give_takes_post_on
     assert "Un port de brume." in page.content.decode()
     assert page["Vary"] and "HX-Request" in page["Vary"]
     assert client_for(storyteller).get(url + "give/").status_code == 405
+
+
+def test_a_players_panel_follows_the_live_signal_and_the_storytellers_form_is_left_alone(
+    client_for, campaign, storyteller, player
+):
+    url = f"/campaigns/{campaign.pk}/monde/documents/"
+    htmx = {"HX-Request": "true"}
+    assert "handouts-changed from:body" in client_for(player).get(url, headers=htmx).text
+    assert "hx-trigger" not in client_for(storyteller).get(url, headers=htmx).text.split("<form")[0]
