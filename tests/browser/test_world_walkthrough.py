@@ -2,12 +2,14 @@
 town and its mayor with secrets, links the town from the séance journal, and at the table gives
 one secret to Aelis. Aelis's open table shows it without a reload and keeps it in « Documents
 remis »; Brann's does not; neither reads the secret the Conteur kept in the page, nor finds it by
-searching. Screenshots at 1280 and 390 px under /tmp/shots/worldshare/."""
+searching. Screenshots at 1280 and 390 px under /tmp/shots/worldshare/, where axe finds nothing
+and nothing is wider than the screen."""
 
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -32,6 +34,8 @@ def shoot(page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
         # Nothing wider than the screen (a long secret's label once widened the phone's page).
         assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+        found = Axe().run(page).response["violations"]
+        assert [v["id"] for v in found] == [], (name, width, found)
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
