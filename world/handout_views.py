@@ -92,9 +92,9 @@ def handout_give(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             form.add_error(None, error)
+    names = "" if given is None else _recipients(given)
     if not request.htmx:
         if given is not None:
-            names = ", ".join(user.get_username() for user in given.recipients.all())
             messages.success(
                 request,
                 _("« %(title)s » est remis à %(names)s.") % {"title": given.title, "names": names},
@@ -105,13 +105,19 @@ def handout_give(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if given is not None:
             form = give_form(campaign=campaign, user=request.user, pages=pages)
         context = {"show": True, "campaign": campaign, "page": page, "give_form": form}
-        context |= {"given": given, "next": _next(request) or ""}
+        context |= {"given": given, "given_to": names, "next": _next(request) or ""}
         return render(request, "world/_page_handout.html", context)
     if given is not None:
         form = None  # a fresh form for the next handout
-    context = _context(request, campaign, form, given=given, next=_next(request) or "")
+    context = _context(
+        request, campaign, form, given=given, given_to=names, next=_next(request) or ""
+    )
     context["handouts"] = context["handouts"][:PANEL_SIZE]
     return render(request, "world/handouts.html#panel", {**context, "in_panel": True})
+
+
+def _recipients(handout) -> str:
+    return ", ".join(sorted(user.get_username() for user in handout.recipients.all()))
 
 
 def _page_of_form(request, campaign: Campaign) -> Page | None:

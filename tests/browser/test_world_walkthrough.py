@@ -84,7 +84,7 @@ def test_a_storyteller_builds_a_world_and_gives_a_secret_at_the_table(
     )
     panel.get_by_label("aelis").check()
     panel.get_by_role("button", name="Remettre").click()
-    expect(panel).to_contain_text("« Orso » est remis.")
+    expect(panel).to_contain_text("« Orso » est remis à aelis.")
     shoot(conteur, "conteur-table")
 
     # Aelis's open table shows it without a reload; Brann's never does.

@@ -137,7 +137,7 @@ def test_an_htmx_give_answers_the_panel_and_errors_come_back_in_it(
     assert "Choisissez au moins un joueur." in refused.content.decode()
 
     done = conteur.post(give, {"what": f"page:{town.pk}", "recipients": [player.pk]}, headers=htmx)
-    assert "« Vael » est remis." in done.content.decode()
+    assert "« Vael » est remis à aelis." in done.content.decode()
     assert town.handouts.count() == 1
 
 
@@ -212,7 +212,7 @@ def test_the_page_view_offers_the_storyteller_to_give_this_page_only(
     assert answer.status_code == 302 and answer["Location"] == page_url
     again = client_for(storyteller).post(give, form, headers={"HX-Request": "true"})
     assert 'id="page-handout"' in again.content.decode()
-    assert "« Le maire Orso » est remis." in again.content.decode()
+    assert "« Le maire Orso » est remis à aelis." in again.content.decode()
     assert mayor.handouts.count() == 2
 
 
