@@ -106,7 +106,9 @@ class RenderedPart:
 def page_parts(*, page: Page, user) -> list[RenderedPart]:
     """The page's body as this user may read it, stretch by stretch, links resolved."""
     resolver = LinkResolver.for_reader(campaign=page.campaign, user=user)
-    segments: list[Segment] = visible_segments(page=page, user=user)
+    segments: list[Segment] = visible_segments(
+        page=page, user=user, storyteller=resolver.storyteller
+    )
     return [RenderedPart(resolver.html(segment.text), segment.secret) for segment in segments]
 
 
@@ -124,9 +126,10 @@ def backlinks(*, page: Page, user) -> list[Backlink]:
     if not visible.filter(pk=page.pk).exists():
         return []
     key = title_key(page.title)
+    storyteller = is_storyteller_of(user=user, campaign_id=page.campaign_id)
     found: list[Backlink] = []
     for citing in visible.exclude(pk=page.pk).filter(body__contains="[["):
-        if key in link_titles(visible_body(page=citing, user=user)):
+        if key in link_titles(visible_body(page=citing, user=user, storyteller=storyteller)):
             url = reverse("world:page", kwargs={"pk": page.campaign_id, "page_pk": citing.pk})
             found.append(Backlink("page", citing.title, url))
     journals = PlaySession.objects.filter(campaign_id=page.campaign_id, notes__contains="[[")

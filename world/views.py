@@ -253,5 +253,7 @@ def world_search(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "q": q,
         "hits": search(user=request.user, campaign=campaign, q=q) if q else [],
     }
-    template = "world/search.html#results" if request.htmx else "world/search.html"
+    # A history restore (back button after a pushed search) needs the whole page.
+    fragment = request.htmx and not request.htmx.history_restore_request
+    template = "world/search.html#results" if fragment else "world/search.html"
     return render(request, template, context)

@@ -111,10 +111,16 @@ def _may_read_secret(*, user, page: Page, block: SecretBlock, storyteller: bool)
     return storyteller or (user.is_authenticated and block.shown_to(user.get_username()))
 
 
-def visible_segments(*, page: Page, user) -> list[Segment]:
+def _storyteller(user, page: Page, storyteller: bool | None) -> bool:
+    if storyteller is None:
+        return is_storyteller_of(user=user, campaign_id=page.campaign_id)
+    return storyteller
+
+
+def visible_segments(*, page: Page, user, storyteller: bool | None = None) -> list[Segment]:
     """The body cut into plain stretches and the secret blocks this user may read (the others are
-    left out, with their `:::` lines)."""
-    storyteller = is_storyteller_of(user=user, campaign_id=page.campaign_id)
+    left out, with their `:::` lines). `storyteller`, when the caller knows it, saves a query."""
+    storyteller = _storyteller(user, page, storyteller)
     lines = page.body.splitlines()
     segments: list[Segment] = []
     row = 0
@@ -129,10 +135,10 @@ def visible_segments(*, page: Page, user) -> list[Segment]:
     return segments
 
 
-def visible_body(*, page: Page, user) -> str:
+def visible_body(*, page: Page, user, storyteller: bool | None = None) -> str:
     """The Markdown with the secret blocks this user may not see removed (the Conteur's and a
     named member's secret blocks stay, fences included)."""
-    storyteller = is_storyteller_of(user=user, campaign_id=page.campaign_id)
+    storyteller = _storyteller(user, page, storyteller)
     lines = page.body.splitlines()
     for block in reversed(secret_blocks(page)):
         if not _may_read_secret(user=user, page=page, block=block, storyteller=storyteller):

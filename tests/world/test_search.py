@@ -66,6 +66,10 @@ def test_the_search_page_lists_hits_and_htmx_gets_the_results_only(world, campai
     fragment = player_client.get(url, {"q": "loups"}, HTTP_HX_REQUEST="true").content.decode()
     assert "La forêt de Brume" in fragment and "<html" not in fragment
     assert "Rien trouvé pour « dragon »" in player_client.get(url, {"q": "dragon"}).content.decode()
+    restored = player_client.get(
+        url, {"q": "loups"}, HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true"
+    )
+    assert "<html" in restored.content.decode()
 
 
 def test_no_hidden_title_in_the_search_page(world, campaign, player_client):
