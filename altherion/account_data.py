@@ -2,8 +2,8 @@
 
 What belongs to a user: their account, their memberships, their characters (each sheet in the
 format the sheet import reads, with its notes, full history, XP ledger, trainings and injuries),
-the rolls they made, their notifications and their private notes on the world's pages. Nothing of another user's: no other player's
-character or roll, and a history row names who made each change only by username, as the sheet's
+the rolls they made, their notifications, their private notes on the world's pages and the
+handouts given to them. Nothing of another user's: no other player's character or roll, and a history row names who made each change only by username, as the sheet's
 history page does.
 """
 
@@ -22,6 +22,7 @@ from campaigns.models import Membership, Notification
 from characters.creation import character_export
 from characters.models import Character, CharacterChange
 from sessions.models import Roll
+from world.handouts import handouts_received
 from world.selectors import notes_of
 
 FORMAT = "altherion-account"
@@ -143,6 +144,16 @@ def account_data_export(*, user) -> dict[str, Any]:
                 "updated_at": _plain(note.updated_at),
             }
             for note in notes_of(user=user)
+        ],
+        "world_handouts": [
+            {
+                "campaign": handout.campaign.name,
+                "title": handout.title,
+                "kind": handout.kind,
+                "text": handout.text,
+                "given_at": _plain(handout.given_at),
+            }
+            for handout in handouts_received(user=user)
         ],
     }
 

@@ -162,3 +162,13 @@ def handout_get_for_member(*, user, campaign_id: int, pk: int) -> Handout:
     if handout is None:
         raise Http404("Document introuvable.")
     return handout
+
+
+def handouts_received(*, user) -> QuerySet[Handout]:
+    """The handouts given to `user` in the campaigns they are still a member of (their account
+    data): each is a copy given to them, theirs to keep."""
+    return (
+        Handout.objects.filter(recipients=user, campaign__memberships__user=user)
+        .select_related("campaign")
+        .order_by("given_at", "pk")
+    )

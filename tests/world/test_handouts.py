@@ -266,3 +266,20 @@ def test_a_players_panel_follows_the_live_signal_and_the_storytellers_form_is_le
     htmx = {"HX-Request": "true"}
     assert "handouts-changed from:body" in client_for(player).get(url, headers=htmx).text
     assert "hx-trigger" not in client_for(storyteller).get(url, headers=htmx).text.split("<form")[0]
+
+
+def test_a_players_account_data_holds_the_handouts_given_to_them_only(
+    client_for, campaign, storyteller, player, other_player, mayor
+):
+    key = secret_blocks(mayor)[0].key
+    handout_give(
+        page=mayor, by=storyteller, kind=HandoutKind.SECRET, recipients=[player], secret_key=key
+    )
+
+    mine = client_for(player).get("/accounts/profile/data.json").json()["world_handouts"]
+    theirs = client_for(other_player).get("/accounts/profile/data.json").json()["world_handouts"]
+
+    assert [(h["title"], h["text"]) for h in mine] == [
+        ("Le maire Orso", "Le maire est un vampire.")
+    ]
+    assert theirs == []
