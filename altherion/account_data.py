@@ -3,8 +3,8 @@
 What belongs to a user: their account, their memberships, their characters (each sheet in the
 format the sheet import reads, with its notes, full history, XP ledger, trainings and injuries),
 the rolls they made, their notifications, their private notes on the world's pages and the
-handouts given to them. Nothing of another user's: no other player's character or roll, and a history row names who made each change only by username, as the sheet's
-history page does.
+handouts given to them. Nothing of another user's: no other player's character or roll, and a
+history row names who made each change only by username, as the sheet's history page does.
 """
 
 import json
