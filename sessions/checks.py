@@ -172,8 +172,11 @@ def sheet_gauge(character: Character, name: str) -> Gauge:
 
 
 def is_discouraged(character: Character) -> bool:
-    """Découragement: Confiance collapsed (§8), computed by the rules engine."""
-    return rules_states.gauge_collapsed(sheet_gauge(character, "confidence"))
+    """Découragement (§8): Confiance collapsed, computed by the rules engine, or kept on the sheet
+    after one big hit until the next rest (Reading §8)."""
+    return character.discouraged or rules_states.gauge_collapsed(
+        sheet_gauge(character, "confidence")
+    )
 
 
 def _state(character: Character | None) -> str | None:
