@@ -506,6 +506,8 @@ def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, r
             bane=request.bane,
             impact=request.impact,
             hope=request.hope,
+            cancel_critical_failure=request.cancel_critical_failure,
+            narrow_success=request.narrow_success,
             injuries=request.injuries,
         )
     return _roll(

@@ -8,6 +8,18 @@ from dataclasses import dataclass
 
 from sessions import consequences
 
+# What a combat roll may carry besides its check, as every table roll (§5, §13 Product).
+SPENDS = (
+    "expertise",
+    "boon",
+    "bane",
+    "impact",
+    "hope",
+    "cancel_critical_failure",
+    "narrow_success",
+    "injuries",
+)
+
 
 @dataclass(frozen=True)
 class Strike:
@@ -57,4 +69,6 @@ class DefenceRequest:
     bane: int = 0
     impact: int = 0
     hope: int = 0
+    cancel_critical_failure: bool = False
+    narrow_success: bool = False
     injuries: tuple[int, ...] = ()

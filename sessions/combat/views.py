@@ -419,6 +419,7 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
             gauge=(encounter.pending_attack or {}).get("gauge", "vitality"),
             characteristic_value=data["reply_value"],
             skill_level=data["skill_level"],
+            **form.spends(),
         )
     error = service_refusal(
         lambda: combat_attacks.attack_defend(
@@ -432,6 +433,7 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
                 skill_level=data["skill_level"],
                 critical=data["critical"] or "table",
                 reply=reply,
+                **form.spends(),
             ),
         )
     )
