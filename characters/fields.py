@@ -89,6 +89,8 @@ CONDITION_FIELDS = (
     "agony_locked",
     "discouraged",
     "special_state",
+    "armour",
+    "shield",
 )
 # Prémices are chosen at creation (their sum is fixed): they are not edited one at a time.
 PREMICE_FIELDS = tuple(f"premice_{gauge}" for gauge in reference.GAUGES)

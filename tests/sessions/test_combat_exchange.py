@@ -200,6 +200,17 @@ def test_item_15_no_knock_out_after_a_critical_avoided_with_resilience(conteur, 
     assert "inconscient" not in result["summary"]
 
 
+def test_item_15_no_knock_out_after_ones_own_fumbled_defence(conteur, storyteller, fight):
+    """Reading §8: knock-out at 0 Vitalité "follows only an **offensive** critical"."""
+    npc_gauge("Brigand 1", current=0)
+    pending = swing(conteur, storyteller, fight, "Brigand 1", faces=(7, 5, 3, 2), damage=5)
+    # The Brigand dodges: one die, a 1, its subtracting chain 3; the table's d10: 8.
+    result = defend(conteur, storyteller, fight, pending, "dodge", faces=(1, 3, 8))
+    brigand_now = named("Brigand 1")
+    assert result["aggravation"]["defender"] == 1 and brigand_now.aggravation == 1
+    assert brigand_now.status == "active"
+
+
 def test_item_16_an_npc_may_choose_resilience_against_a_critical(conteur, storyteller, fight):
     """§8: "The victim may spend 1 Résilience point per Aggravation level to avoid the effect";
     Reading: an NPC holds its Résilience score's points (the Brigand: floor((2 + 2 + 2) / 3))."""

@@ -2,6 +2,7 @@
 declares on a combat roll, and a character's armour and shield on its sheet."""
 
 import pytest
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from characters.models import Character, CharacterSkill
@@ -116,3 +117,20 @@ def test_item_18_armour_and_shield_on_the_sheet_through_the_api(player, aelis):
     )
     assert response.status_code == 200, response.json()
     assert (response.json()["armour"], response.json()["shield"]) == (5, True)
+
+
+def test_item_18_armour_and_shield_edited_on_the_sheet_page(client, player, aelis):
+    """The sheet page shows the armour and the shield in « États » and saves them, with and
+    without HTMX."""
+    client.force_login(player)
+    page = client.get(reverse("characters:sheet", args=[aelis.pk])).content.decode()
+    assert "Armure" in page and "Bouclier" in page
+    field = reverse("characters:field", args=[aelis.pk, "armour"])
+    version = Character.objects.get(pk=aelis.pk).version
+    assert client.post(field, {"value": 4, "version": version}).status_code == 302
+    version = Character.objects.get(pk=aelis.pk).version
+    shield = reverse("characters:field", args=[aelis.pk, "shield"])
+    response = client.post(shield, {"value": "on", "version": version}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "sec-condition" in response.content.decode()
+    aelis.refresh_from_db()
+    assert (aelis.armour, aelis.shield) == (4, True)
