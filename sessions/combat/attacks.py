@@ -109,11 +109,12 @@ def _roll(
     difficulty: int | None = None,
     rng: RandomSource | None,
     plain: bool = False,
+    value_override: int | None = None,
 ) -> Roll:
     """Roll a combat check as every table roll (its sheet dice, its price, its log line);
-    `plain`: with the given values only, none of the sheet's alterations (a player character
-    defending against another, Reading §13)."""
-    character_id = None if plain else roller.character_id
+    `plain`: none of the sheet's alterations (a player character defending against another,
+    Reading §13); `value_override`: the characteristic the rules chose (a defence's armour…)."""
+    character_id = roller.character_id
     request = RollRequest(
         characteristic=strike.characteristic,
         skills=strike.skills,
@@ -130,6 +131,8 @@ def _roll(
         characteristic_value=None if character_id else strike.characteristic_value,
         skill_level=None if character_id else strike.skill_level,
         label=label[:120],
+        value_override=value_override if character_id else None,
+        plain=plain,
     )
     return services.roll_create(
         campaign=campaign,
@@ -522,6 +525,7 @@ def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, r
         difficulty=pending["total"],
         rng=rng,
         plain=pvp,
+        value_override=option.characteristic,
     )
 
 

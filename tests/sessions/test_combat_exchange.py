@@ -77,14 +77,16 @@ def test_item_2_a_confrontation_loser_killed_by_the_blow_hits_back_for_nothing(
 
 
 def test_item_3_between_players_the_defender_rolls_with_no_alteration_of_its_own(
-    conteur, storyteller, fight, brann
+    campaign, conteur, storyteller, fight, brann, other_player, as_member
 ):
     """Reading §13 (player against player): "the defender rolls characteristic + skill against
     the attack's total with no alteration of its own"."""
     Character.objects.filter(pk=brann.pk).update(exhaustion=2, agony=2)
     pending = swing(conteur, storyteller, fight, "Brann", faces=(7, 5, 3, 2), damage=2)
-    result = defend(conteur, storyteller, fight, pending, "dodge", faces=(6, 9, 9))
+    theirs = as_member(campaign, other_player)  # Brann's player rolls it
+    result = defend(theirs, other_player, fight, pending, "dodge", faces=(6, 9, 9))
     roll = Roll.objects.get(pk=result["defence_roll"])
+    assert roll.character_id == brann.pk
     assert len(roll.breakdown["dice"]) == 1 and roll.breakdown["agony"] == 0
     assert roll.breakdown["kept"] == 6
 
@@ -264,12 +266,13 @@ def test_item_18_a_characters_armour_and_shield_give_its_blocage(
         return next(o for o in offered if o.key == "block")
 
     assert (block().source, block().characteristic) == ("vigor", 2)
-    Character.objects.filter(pk=aelis.pk).update(armour=5)
-    assert (block().source, block().characteristic) == ("armour", 5)
     Character.objects.filter(pk=aelis.pk).update(armour=0, shield=True)
     assert (block().source, block().characteristic) == ("strength", 4)
-    result = defend(conteur, storyteller, fight, pending, "block", faces=(6,))
-    assert result["defended"]  # 6 + Force 4 = 10 ≥ 10
+    Character.objects.filter(pk=aelis.pk).update(armour=5)
+    assert (block().source, block().characteristic) == ("armour", 5)
+    result = defend(conteur, storyteller, fight, pending, "block", faces=(5,))
+    assert Roll.objects.get(pk=result["defence_roll"]).total == 5 + 5  # the armour's value
+    assert result["defended"]  # 10 ≥ the Brigand's 6 + 4
 
 
 def test_item_22_the_expertise_die_on_a_defence(conteur, storyteller, fight):
