@@ -10,6 +10,7 @@ from rules import reference
 from sessions.checks import ROLLED_SKILLS
 from sessions.combat.blows import DEFENCE_LABELS
 from sessions.forms import fresh_key
+from sessions.injuries import injury_label
 from sessions.models import CombatantStatus, StatBlock
 
 
@@ -158,14 +159,30 @@ class SpendsForm(forms.Form):
     narrow_success = forms.BooleanField(
         label=_("Désespoir : un échec devient une réussite de justesse"), required=False
     )
+    injuries = forms.TypedMultipleChoiceField(
+        label=_("Blessures qui gênent ce jet"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, injuries=(), **kwargs):
+        """`injuries`: the roller's open injuries, the ones it may declare (§8)."""
+        super().__init__(*args, **kwargs)
+        self.fields["injuries"].choices = [(i.pk, injury_label(i)) for i in injuries]
+        if not injuries:
+            del self.fields["injuries"]
 
     def spends(self) -> dict:
         """The spends, zeros for the numbers left empty."""
         data = self.cleaned_data
         numbers = ("boon", "bane", "impact", "hope")
         return {
-            name: (data.get(name) or 0) if name in numbers else bool(data.get(name))
-            for name in ("expertise", *numbers, "cancel_critical_failure", "narrow_success")
+            **{
+                name: (data.get(name) or 0) if name in numbers else bool(data.get(name))
+                for name in ("expertise", *numbers, "cancel_critical_failure", "narrow_success")
+            },
+            "injuries": tuple(data.get("injuries") or ()),
         }
 
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from characters.models import Character, CharacterSkill
-from sessions.models import Combatant, Encounter, Roll
+from sessions.models import Combatant, Encounter, Injury, Roll
 from tests.dice import Faces, route_draws
 from tests.sessions.combat_fixtures import HTMX, running_fight, url
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -134,3 +134,23 @@ def test_item_18_armour_and_shield_edited_on_the_sheet_page(client, player, aeli
     assert response.status_code == 200 and "sec-condition" in response.content.decode()
     aelis.refresh_from_db()
     assert (aelis.armour, aelis.shield) == (4, True)
+
+
+def test_item_23_a_declared_injury_hinders_the_attack_from_the_form(
+    campaign, running, player_client, aelis, monkeypatch
+):
+    """§8: "Broken arm or leg bones: 1 impuissance die on rolls using that limb"; §13 Product:
+    combat rolls carry the declared injuries, in the forms too."""
+    injury = Injury.objects.create(campaign=campaign, character=aelis, row=2, effect="broken_bones")
+    page = player_client.get(url(campaign, "table")).content.decode()
+    assert "Blessures qui gênent ce jet" in page
+    route_draws(monkeypatch, Faces(7, 5, 3, 2, then=4))
+    loup = Combatant.objects.get(name="Loup")
+    response = player_client.post(
+        url(campaign, "combat_attack", running.pk),
+        attack_data(loup, injuries=[injury.pk]),
+        **HTMX,
+    )
+    assert response.status_code == 200
+    roll = Roll.objects.get(pk=Encounter.objects.get().pending_attack["roll"])
+    assert roll.breakdown["advantage"] == 3 - 1  # Mêlée 3, one bane die
