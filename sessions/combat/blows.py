@@ -7,6 +7,7 @@ Called by `sessions.combat.attacks` inside its transaction; the writes go throug
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -85,11 +86,7 @@ def settle(
     needed = rule_call(lambda: rules_exchange.dice_needed(exchange))
     source = rng or system_rng()
     dice = tuple(source.randint(1, 10) for _n in range(needed))
-    outcome = rule_call(
-        lambda: rules_exchange.resolve(
-            rules_exchange.Exchange(**{**exchange.__dict__, "aggravation_dice": dice})
-        )
-    )
+    outcome = rule_call(lambda: rules_exchange.resolve(replace(exchange, aggravation_dice=dice)))
     lines = _told(outcome, striker, defender, attack_roll, defence_roll, reply_roll)
     for fighter, after in ((defender, outcome.defender), (striker, outcome.attacker)):
         lines += store_aftermath(fighter, after, roll=attack_roll, by=by)

@@ -217,8 +217,7 @@ def fighter_of(campaign, combatant: Combatant, *, lock: bool = False) -> Fighter
 
 def exchange_values(fighter: Fighter, *, can_answer: bool = True) -> rules_exchange.Fighter:
     """What `rules.exchange.resolve` needs of this fighter, read from its sheet or profile."""
-    combatant, character = fighter.combatant, fighter.character
-    tracks = character if character is not None else None
+    combatant, tracks = fighter.combatant, fighter.character
     return rules_exchange.Fighter(
         gauges=fighter.gauges(),
         bonus={g: fighter.value(reference.GAUGE_COLUMNS[g]) for g in reference.GAUGES},
@@ -231,7 +230,7 @@ def exchange_values(fighter: Fighter, *, can_answer: bool = True) -> rules_excha
         agony_locked=tracks.agony_locked if tracks else False,
         resilience_points=fighter.resilience_points,
         discouraged=fighter.discouraged,
-        player=character is not None,
+        player=tracks is not None,
         can_answer=can_answer and combatant.status == CombatantStatus.ACTIVE,
     )
 

@@ -76,6 +76,26 @@ def test_item_2_a_confrontation_loser_killed_by_the_blow_hits_back_for_nothing(
     assert Character.objects.get(pk=aelis.pk).vitality_current == 15
 
 
+def test_item_2_the_attacker_is_judged_on_the_gauge_it_was_hit_on(
+    conteur, storyteller, fight, aelis
+):
+    """Reading §13 (confrontation): "each side is judged on the hit it took, on the gauge it was
+    hit on": Aelis strikes Vitalité, loses, and takes a whole Énergie in one hit: unconscious
+    (§8), so she deals nothing back."""
+    energy = character_sheet.gauges(Character.objects.get(pk=aelis.pk))["energy"].maximum
+    pending = swing(conteur, storyteller, fight, "Brigand 1", faces=(7, 5, 3, 2), damage=5)
+    reply = ca.Strike(
+        characteristic="agility",
+        characteristic_value=4,
+        skill_level=0,
+        damage=energy + 5,
+        gauge="energy",
+    )
+    result = defend(conteur, storyteller, fight, pending, "reactive", faces=(9,), reply=reply)
+    assert result["reply_damage"] >= energy and result["damage"] == 0
+    assert named("Aelis").status == "unconscious"
+
+
 def test_item_3_between_players_the_defender_rolls_with_no_alteration_of_its_own(
     campaign, conteur, storyteller, fight, brann, other_player, as_member
 ):
