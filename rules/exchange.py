@@ -310,7 +310,7 @@ def _confrontation(exchange: Exchange, attacker_won: bool) -> tuple[Hit, Hit]:
     (rounded down) unless that hit left it dead or unconscious. Returns (hit taken by the
     defender, hit taken by the attacker)."""
     attacker, defender = exchange.attacker, exchange.defender
-    reply_weapon = exchange.reply_weapon
+    reply_weapon = answered_in_kind(exchange.weapon, exchange.reply_weapon)
     sides = [
         (attacker, defender, exchange.weapon, exchange.attack),
         (defender, attacker, reply_weapon, exchange.reply),
@@ -329,6 +329,12 @@ def _confrontation(exchange: Exchange, attacker_won: bool) -> tuple[Hit, Hit]:
         dealt = rules_combat.reactive_confrontation(full.damage, raw, True)[1]
         half = Hit(loser[2].gauge, damage=dealt, half=True)
     return (full, half) if attacker_won else (half, full)
+
+
+def answered_in_kind(weapon: Weapon, reply: Weapon) -> Weapon:
+    """Reading (§8, §13): a reactive confrontation is fought in the attack's manner — a
+    non-lethal attack is answered non-lethally, a lethal one lethally."""
+    return replace(reply, nonlethal=weapon.nonlethal)
 
 
 def _plain_blow(striker: Fighter, target: Fighter, weapon: Weapon, throw: Throw) -> Hit:

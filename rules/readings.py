@@ -104,6 +104,11 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ("§8", "Within an exchange: blows, then criticals, then states", "rules.exchange.resolve"),
     ("§8", "A reply's critical success is offensive", "rules.exchange.criticals_owed"),
     ("§8", "A knock-out lasts at least one round", "rules.exchange.knocked_out_rounds"),
+    (
+        "§13",
+        "A confrontation is answered in the attack's manner",
+        "rules.exchange.answered_in_kind",
+    ),
     ("§8", "Any rest ends the Découragement of one big hit", "rules.states.after_rest"),
     ("§8", "A character resists with its column score", "rules.combat.sheet_resistance"),
     ("§8", "A full turn at 0 began at 0", "rules.states.full_turn_at_zero"),

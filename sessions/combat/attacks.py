@@ -412,7 +412,7 @@ def attack_defend(
         defender=defender,
         answer=answer,
         rolls={"attack": attack_roll, "defence": defence_roll, "reply": reply_roll},
-        reply_weapon=_reply_weapon(request, pending),
+        reply_weapon=_reply_weapon(request),
         choices=(pending.get("critical", consequences.TABLE), request.critical),
         can_answer=can_answer,
         rng=rng,
@@ -461,13 +461,11 @@ def blow_figures(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _reply_weapon(request: DefenceRequest, pending) -> rules_exchange.Weapon | None:
-    """The reactive confrontation's blow (its non-lethal kind follows the attack's)."""
+def _reply_weapon(request: DefenceRequest) -> rules_exchange.Weapon | None:
+    """The reactive confrontation's blow (`rules.exchange.answered_in_kind`)."""
     if request.reply is None:
         return None
-    return rules_exchange.Weapon(
-        damage=request.reply.damage, gauge=request.reply.gauge, nonlethal=pending["nonlethal"]
-    )
+    return rules_exchange.Weapon(damage=request.reply.damage, gauge=request.reply.gauge)
 
 
 def out_note(target: Combatant) -> str:

@@ -336,3 +336,9 @@ def test_player_against_player():
 def test_the_dice_the_table_needs():
     assert ex.dice_needed(exchange(attack=CRIT, answer=ex.PARRY, defence=FUMBLE)) == 2
     assert ex.dice_needed(exchange(attack=CRIT, defender_choice=ex.RESILIENCE)) == 0
+
+
+def test_a_confrontation_is_answered_in_the_attacks_manner():
+    """Reading §13: a non-lethal attack is answered non-lethally (§8: "no damage bonus")."""
+    case = confrontation(9, 14, weapon=ex.Weapon(damage=5, nonlethal=True))
+    assert ex.resolve(case).attacker.damage == 6  # the reply's 6, no Corps bonus
