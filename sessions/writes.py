@@ -110,14 +110,13 @@ def sheet_write(character: Character, changes: dict[str, Any], by) -> Character:
     for name, value in changed.items():
         setattr(character, name, value)
     character.version = saved.version
-    if {"fragility", "exhaustion"} & changed.keys():
-        fatal_in_fights(character)
     return character
 
 
 def fatal_in_fights(character: Character) -> None:
     """Reading (§8): Fragilité or Épuisement reaching 6 kills at once, in or out of a fight:
-    the character's place in every fight not over is marked dead."""
+    the character's place in every fight not over is marked dead. Registered with the sheets'
+    service (`characters.services.register_death_listener`) by `SessionsConfig.ready`."""
     if rules_states.is_fatal(character.fragility, character.exhaustion):
         Combatant.objects.filter(character=character).exclude(
             status__in=(CombatantStatus.DEAD, CombatantStatus.LEFT)

@@ -273,6 +273,20 @@ def test_item_17_fragility_six_at_the_table_is_death_in_the_fight(
     assert named("Brann").status == "dead"
 
 
+def test_item_17_exhaustion_six_set_on_the_sheet_is_death_in_the_fight(
+    conteur, storyteller, fight, brann
+):
+    """Reading §8: "Fragilité or Épuisement reaching 6 kills at once" — here from a sheet edit,
+    the sheets' own service (the same path as the sheet page and the API)."""
+    from characters.services import character_update
+
+    character_update(
+        character=brann.pk, changes={"exhaustion": 6}, version=None, by=storyteller,
+        storyteller=True,
+    )  # fmt: skip
+    assert named("Brann").status == "dead"
+
+
 def test_item_18_a_characters_armour_and_shield_give_its_blocage(
     conteur, storyteller, fight, aelis
 ):
