@@ -329,3 +329,15 @@ def test_item_23_impact_spent_on_an_attack(conteur, storyteller, fight, aelis):
     roll = Roll.objects.get(pk=pending["roll"])
     assert len(roll.breakdown["dice"]) == 5
     assert Character.objects.get(pk=aelis.pk).impact_points == 1
+
+
+def test_item_23_hope_spent_on_a_defence(conteur, storyteller, fight, aelis):
+    """RULES §5: "Hope: +1 to the result", declared before the roll; §13 Product: a defence
+    carries hope spends as every table roll."""
+    Character.objects.filter(pk=aelis.pk).update(personal_hope=1)
+    _to_brann(conteur, storyteller, fight)
+    pending = swing(conteur, storyteller, fight, "Aelis", faces=(6,), damage=2, **BRIGAND_STRIKE)
+    result = defend(conteur, storyteller, fight, pending, "dodge", faces=(7,), hope=1)
+    roll = Roll.objects.get(pk=result["defence_roll"])
+    aelis.refresh_from_db()
+    assert roll.total == 7 + aelis.agility + 1 and aelis.personal_hope == 0
