@@ -39,6 +39,7 @@ ACTION_COLUMNS = (
     "aggravation",
     "special_state",
     "resilience_points",
+    "discouraged",
 )
 # The most points one action deals or restores: far beyond any gauge, the forms' and API's bound.
 POINTS_MAX = 10_000
@@ -241,6 +242,7 @@ def _condition_after_rest(character: Character, *, full: bool) -> None:
     )
     character.aggravation, character.agony = after.aggravation, after.agony
     character.special_state = after.state or "none"
+    character.discouraged = after.discouraged
 
 
 def _rest_note(

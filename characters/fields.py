@@ -66,6 +66,9 @@ _FIELDS += [
     _int("aggravation", _("Aggravation"), 0, 100),
     _int("agony", _("Agonie"), 0, 100),
     SheetField("agony_locked", _("Agonie bloquée jusqu'à guérison"), "bool"),
+    SheetField("discouraged", _("Découragé"), "bool"),
+    _int("armour", _("Armure"), 0, 100),
+    SheetField("shield", _("Bouclier"), "bool"),
     SheetField("special_state", _("État spécial"), "choice", choices=tuple(SpecialState.choices)),
     _int("personal_hope", _("Espoir personnel"), 0, 10),
     _int("personal_despair", _("Désespoir personnel"), 0, 10),
@@ -84,7 +87,10 @@ CONDITION_FIELDS = (
     "aggravation",
     "agony",
     "agony_locked",
+    "discouraged",
     "special_state",
+    "armour",
+    "shield",
 )
 # Prémices are chosen at creation (their sum is fixed): they are not edited one at a time.
 PREMICE_FIELDS = tuple(f"premice_{gauge}" for gauge in reference.GAUGES)

@@ -99,6 +99,12 @@ class Character(models.Model):
     agony = models.PositiveSmallIntegerField(_("Agonie"), default=0)
     # §8: a stomach wound's Agonie stays until healed.
     agony_locked = models.BooleanField(_("Agonie bloquée jusqu'à guérison"), default=False)
+    # §8 Reading: Découragement by one hit is kept until the next rest.
+    discouraged = models.BooleanField(_("Découragé"), default=False)
+
+    # §13 Reading: the armour's value and a shield, for Blocage.
+    armour = models.PositiveSmallIntegerField(_("armure"), default=0)
+    shield = models.BooleanField(_("bouclier"), default=False)
 
     # §6–§7 — personal morale and special state.
     special_state = models.CharField(

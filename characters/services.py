@@ -12,6 +12,7 @@ in `characters.condition`, both writing through `character_lock` and `character_
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -341,9 +342,25 @@ def character_update(
     if not diff:
         return locked
     validate_sheet(locked)
-    return character_record_changes(
+    saved = character_record_changes(
         locked, changes=diff, by=by, action=action, update_fields=list({**changes, **diff})
     )
+    if {"fragility", "exhaustion"} & diff.keys():
+        for listener in _DEATH_LISTENERS:
+            listener(saved)
+    return saved
+
+
+# Reading (§8): Fragilité or Épuisement reaching 6 kills at once, in or out of a fight. The fights
+# live in the sessions app, one floor above: it registers a listener at start-up
+# (`sessions.writes.fatal_in_fights`), told of every edit of those two tracks.
+_DEATH_LISTENERS: list[Callable[[Character], None]] = []
+
+
+def register_death_listener(listener: Callable[[Character], None]) -> None:
+    """Let `listener(character)` hear of each change of Fragilité or Épuisement (one listener:
+    registering again replaces it); it decides with the rules whether that is death."""
+    _DEATH_LISTENERS[:] = [listener]
 
 
 def _model_checked(field: str, value: Any) -> Any:

@@ -7,7 +7,7 @@ the API comes from `derive()`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import creation
@@ -72,6 +72,7 @@ def condition(character) -> rules_states.Condition:
         agony=character.agony,
         agony_locked=character.agony_locked,
         state=state,
+        discouraged=character.discouraged,
     )
 
 
@@ -131,6 +132,13 @@ class Derived:
         }
 
 
+def _outlook(character, current) -> rules_states.Outlook:
+    """Dead, unconscious, discouraged (§8); Découragement from one big hit is kept on the sheet
+    until the next rest (Reading §8)."""
+    seen = rules_states.outlook(current, character.fragility, character.exhaustion)
+    return replace(seen, discouraged=seen.discouraged or character.discouraged)
+
+
 def derive(character) -> Derived:
     chars = characteristics(character)
     scores = rules_sheet.sheet_scores(chars)
@@ -154,7 +162,7 @@ def derive(character) -> Derived:
         ),
         personal_cap=rules_sheet.personal_point_cap(character.exaltation),
         speeds=rules_sheet.speeds(character.agility, character.vigor),
-        outlook=rules_states.outlook(current, character.fragility, character.exhaustion),
+        outlook=_outlook(character, current),
         rest_table=tuple(
             RestLine(
                 rank.key,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rules.check import CRITICAL_FAILURE, CRITICAL_SUCCESS, Breakdown, Check
+from rules.check import Check
 from rules.gauges import Gauge, heal
 
 
@@ -212,21 +212,6 @@ def forced_regeneration(regenerated: int) -> int:
     """Forcing a regeneration costs an action and adds as many serious wounds (scars) as it
     regenerated (§13); return the scars added."""
     return max(regenerated, 0)
-
-
-def duel_aggravations(attacker: Breakdown) -> dict[str, int]:
-    """Player against player (§5): only the attacker's criticals count; the defender is immune to
-    his own. Return the Aggravation levels each side takes: the defender on the attacker's
-    critical success, the attacker on his own critical failure."""
-    return {
-        "attacker": int(attacker.outcome == CRITICAL_FAILURE),
-        "defender": int(attacker.outcome == CRITICAL_SUCCESS),
-    }
-
-
-def riposte_possible(defence: Breakdown) -> bool:
-    """A successful defensive critical gives a possible riposte (§8)."""
-    return defence.outcome == CRITICAL_SUCCESS
 
 
 # --- grapples (§13) ------------------------------------------------------------------------------

@@ -220,12 +220,13 @@ def _agony_after_rest(condition: Condition, *, stable: bool) -> int:
 
 def after_rest(condition: Condition, *, full: bool, stable: bool) -> Condition:
     """Return the condition after a rest: Agonie lost if stable, whatever the rank (§8); a full
-    rest also sets Aggravation back to 0 (Reading §8) and ends Descente (§7)."""
+    rest also sets Aggravation back to 0 (Reading §8) and ends Descente (§7). Reading (§8,
+    Découragement by one hit): any rest ends the Découragement kept from one big hit."""
     agony = _agony_after_rest(condition, stable=stable)
     if not full:
-        return replace(condition, agony=agony)
+        return replace(condition, agony=agony, discouraged=False)
     state = None if condition.state == COMEDOWN else condition.state
-    return replace(condition, aggravation=0, state=state, agony=agony)
+    return replace(condition, aggravation=0, state=state, agony=agony, discouraged=False)
 
 
 def gauge_collapsed(gauge: Gauge, hit: int = 0) -> bool:

@@ -10,7 +10,9 @@ class SessionsConfig(AppConfig):
     verbose_name = _("Séances et table")
 
     def ready(self) -> None:
-        from sessions import injury_rest, live  # the registry is ready: models may load
+        from characters.services import register_death_listener
+        from sessions import injury_rest, live, writes  # the registry is ready: models may load
 
         injury_rest.register()
+        register_death_listener(writes.fatal_in_fights)
         live.connect()

@@ -82,6 +82,11 @@ class RollRequest:
     # An ability's widened critical ranges (§5): critical success from this face, failure up to it.
     critical_success_from: int = EXPLODING_FACE
     critical_failure_to: int = SUBTRACTING_FACE
+    # Set by the combat services only (never a form's or a serializer's field): the value the
+    # rules chose for a defence (armour, Force with a shield…), and a roll with none of the
+    # sheet's alterations (a player character defending against another, Reading §13).
+    value_override: int | None = None
+    plain: bool = False
 
     @property
     def morale_points(self) -> tuple[int, int]:
@@ -172,8 +177,11 @@ def sheet_gauge(character: Character, name: str) -> Gauge:
 
 
 def is_discouraged(character: Character) -> bool:
-    """Découragement: Confiance collapsed (§8), computed by the rules engine."""
-    return rules_states.gauge_collapsed(sheet_gauge(character, "confidence"))
+    """Découragement (§8): Confiance collapsed, computed by the rules engine, or kept on the sheet
+    after one big hit until the next rest (Reading §8)."""
+    return character.discouraged or rules_states.gauge_collapsed(
+        sheet_gauge(character, "confidence")
+    )
 
 
 def _state(character: Character | None) -> str | None:
@@ -245,8 +253,10 @@ def check_prepare(
         if state is not None:
             character = _with_state(character, state)
         value, substituted = _rolled_characteristic(request, character)
-        causes = sheet_causes(character)
-        condition = condition_of(character)
+        if request.value_override is not None:
+            value = request.value_override
+        causes = () if request.plain else sheet_causes(character)
+        condition = rules_states.Condition() if request.plain else condition_of(character)
     wounds = _injury_causes(injuries)
     check = _engine_check(
         request,

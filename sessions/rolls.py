@@ -55,6 +55,17 @@ class IdempotencyKeyReused(ValidationError):
         )
 
 
+def _asked(request: RollRequest) -> dict[str, Any]:
+    """The request's fields, leaving out the combat-only ones at their defaults (so the digests
+    of rolls stored before they existed stay comparable)."""
+    asked = dict(vars(request))
+    if asked.get("value_override") is None:
+        asked.pop("value_override", None)
+    if not asked.get("plain"):
+        asked.pop("plain", None)
+    return asked
+
+
 def request_digest(
     *, request: RollRequest, character_id: int | None, visibility: str, play_session_id
 ) -> str:
@@ -62,7 +73,7 @@ def request_digest(
     asked = {
         # Its fields are plain values and tuples of them: `vars` serializes as `asdict` would
         # (the digests of rolls stored before stay comparable) without its deep copy.
-        "request": vars(request),
+        "request": _asked(request),
         "character": character_id,
         "visibility": visibility,
         "play_session": play_session_id,

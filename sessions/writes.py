@@ -17,8 +17,17 @@ from campaigns.policy import is_storyteller
 from characters.models import ChangeAction, Character
 from characters.services import character_update
 from rules import morale as rules_morale
+from rules import states as rules_states
 from sessions.errors import violation
-from sessions.models import MoralePool, Roll, TableEvent, TableEventKind, Visibility
+from sessions.models import (
+    Combatant,
+    CombatantStatus,
+    MoralePool,
+    Roll,
+    TableEvent,
+    TableEventKind,
+    Visibility,
+)
 from sessions.morale import member_keys, player_characters
 
 
@@ -102,6 +111,16 @@ def sheet_write(character: Character, changes: dict[str, Any], by) -> Character:
         setattr(character, name, value)
     character.version = saved.version
     return character
+
+
+def fatal_in_fights(character: Character) -> None:
+    """Reading (§8): Fragilité or Épuisement reaching 6 kills at once, in or out of a fight:
+    the character's place in every fight not over is marked dead. Registered with the sheets'
+    service (`characters.services.register_death_listener`) by `SessionsConfig.ready`."""
+    if rules_states.is_fatal(character.fragility, character.exhaustion):
+        Combatant.objects.filter(character=character).exclude(
+            status__in=(CombatantStatus.DEAD, CombatantStatus.LEFT)
+        ).exclude(encounter__status="ended").update(status=CombatantStatus.DEAD)
 
 
 def morale_write(

@@ -5,7 +5,7 @@ to it (`rules.check.system_rng`, imported by name by the modules that roll)."""
 from __future__ import annotations
 
 # Every module that calls `system_rng()` for a production draw.
-DRAWS = ("rules.check", "sessions.combat.harm", "sessions.consequences", "rules.morale")
+DRAWS = ("rules.check", "sessions.combat.blows", "sessions.consequences", "rules.morale")
 
 
 class Faces:

@@ -27,7 +27,7 @@ from sessions.combat import grapples as combat_grapples
 from sessions.combat import regeneration as combat_regeneration
 from sessions.combat import selectors as cs
 from sessions.combat import serializers as s
-from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
+from sessions.combat.strikes import SPENDS, AttackRequest, DefenceRequest, Strike
 from sessions.models import Combatant, Encounter, PlaySession, StatBlock
 
 TAG = "Combat"
@@ -310,6 +310,7 @@ class EncounterAttacks(CombatView):
         encounter = self.encounter()
         turn = data.pop("turn")
         data["skills"] = tuple(data.get("skills") or ())
+        data["injuries"] = tuple(data.get("injuries") or ())
         pending, created = combat_attacks.attack_declare(
             campaign=self.campaign,
             by=request.user,
@@ -355,7 +356,13 @@ class AttackDefence(CombatView):
         encounter = self.encounter()
         reply = data.get("reply")
         if reply is not None:
-            reply = Strike(**{**reply, "skills": tuple(reply.get("skills") or ())})
+            reply = Strike(
+                **{
+                    **reply,
+                    "skills": tuple(reply.get("skills") or ()),
+                    "injuries": tuple(reply.get("injuries") or ()),
+                }
+            )
         result, created = combat_attacks.attack_defend(
             campaign=self.campaign,
             by=request.user,
@@ -367,6 +374,8 @@ class AttackDefence(CombatView):
                 skill_level=data.get("skill_level"),
                 critical=data["critical"],
                 reply=reply,
+                **{k: data[k] for k in SPENDS if k != "injuries"},
+                injuries=tuple(data.get("injuries") or ()),
             ),
         )
         if result.get("visibility") == "hidden" and not is_storyteller(self.campaign):

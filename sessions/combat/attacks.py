@@ -20,7 +20,7 @@ write, and log `combat` lines (hidden when a hidden NPC is involved).
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -30,18 +30,16 @@ from django.utils.translation import gettext as _
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from rules import combat as rules_combat
+from rules import exchange as rules_exchange
 from rules import reference
 from rules.check import RandomSource
 from rules.french import de
 from rules.odds import check_odds
-from sessions import services
+from sessions import consequences, services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
 from sessions.combat import grapples as combat_grapples
-from sessions.combat.blows import DEFENCE_LABELS, missed, resolve, resolve_miss
-from sessions.combat.harm import (
-    Fighter,
-    fighter_of,
-)
+from sessions.combat.blows import DEFENCE_LABELS, missed, result_of, settle
+from sessions.combat.harm import Fighter, fighter_of
 from sessions.combat.holds import held_note, holds_ended, refuse_if_held
 from sessions.combat.steps import Lines, StaleTurn, encounter_combatants, encounter_lock, step_log
 from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
@@ -110,8 +108,13 @@ def _roll(
     visibility: str,
     difficulty: int | None = None,
     rng: RandomSource | None,
+    plain: bool = False,
+    value_override: int | None = None,
 ) -> Roll:
-    """Roll a combat check as every table roll (its sheet dice, its price, its log line)."""
+    """Roll a combat check as every table roll (its sheet dice, its price, its log line);
+    `plain`: none of the sheet's alterations (a player character defending against another,
+    Reading §13); `value_override`: the characteristic the rules chose (a defence's armour…)."""
+    character_id = roller.character_id
     request = RollRequest(
         characteristic=strike.characteristic,
         skills=strike.skills,
@@ -120,15 +123,22 @@ def _roll(
         expertise=strike.expertise,
         boon=strike.boon,
         bane=strike.bane,
-        characteristic_value=None if roller.character_id else strike.characteristic_value,
-        skill_level=None if roller.character_id else strike.skill_level,
+        impact=strike.impact,
+        hope=strike.hope,
+        cancel_critical_failure=strike.cancel_critical_failure,
+        narrow_success=strike.narrow_success,
+        injuries=strike.injuries,
+        characteristic_value=None if character_id else strike.characteristic_value,
+        skill_level=None if character_id else strike.skill_level,
         label=label[:120],
+        value_override=value_override if character_id else None,
+        plain=plain,
     )
     return services.roll_create(
         campaign=campaign,
         by=by,
         request=request,
-        character_id=roller.character_id,
+        character_id=character_id,
         idempotency_key=key[:64],
         visibility=visibility,
         play_session=encounter.play_session,
@@ -228,6 +238,7 @@ def attack_declare(
         "slot": None if request.riposte else slot,
         "grapple": request.grapple,
         "distance": request.distance,
+        "critical": request.critical,
     }
     if request.riposte:
         encounter.last_attack = {**encounter.last_attack, "riposte_for": None}
@@ -235,10 +246,22 @@ def attack_declare(
     miss = None
     if missed(roll):
         striker = fighter_of(campaign, attacker, lock=True)
-        miss = resolve_miss(
-            campaign=campaign, by=by, pending=pending, striker=striker, attack_roll=roll, rng=rng
+        outcome, lines = settle(
+            by=by,
+            pending=pending,
+            striker=striker,
+            defender=fighter_of(campaign, target),
+            answer=rules_exchange.NO_DEFENCE,
+            rolls={"attack": roll, "defence": None, "reply": None},
+            choices=(request.critical, consequences.TABLE),
+            rng=rng,
         )
-        attacker.save(update_fields=["aggravation", "agony", "profile", "status"])
+        miss = result_of(
+            pending, outcome, lines, defence_roll=None, reply_roll=None, riposte_for=None
+        )
+        attacker.save(
+            update_fields=["aggravation", "agony", "profile", "status", "unconscious_turns"]
+        )
         encounter.pending_attack, encounter.last_attack = {}, miss
     encounter.turn += 1
     encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
@@ -316,7 +339,7 @@ def defences_offered(
     fighter = fighter_of(campaign, target)
     if by_pk is None:
         by_pk = {c.pk: c for c in encounter_combatants(encounter)}
-    held = held_note(target, by_pk)
+    held = held_note(target, by_pk) or out_note(target)
     offered = []
     for option in fighter.defences(attack_of(pending)):
         skill, level = fighter.best_skill(option)
@@ -373,23 +396,34 @@ def attack_defend(
     attack_roll = Roll.objects.get(pk=pending["roll"])
     defender = fighter_of(campaign, target, lock=True)
     striker = fighter_of(campaign, attacker, lock=True)
-    lines: list[str] = []
-    defence_roll = _defend_roll(campaign, encounter, by, defender, pending, request, rng)
+    can_answer = target.status == CombatantStatus.ACTIVE
+    answer = request.defence if can_answer else rules_exchange.NO_DEFENCE
+    pvp = attacker.character_id is not None and target.character_id is not None
+    defence_roll = _defend_roll(
+        campaign, encounter, by, defender, pending, replace(request, defence=answer), rng, pvp
+    )
     reply_roll = None
-    if request.defence == "reactive":
+    if answer == "reactive":
         reply_roll = _reply_roll(campaign, encounter, by, defender, attacker, pending, request, rng)
-    result = resolve(
-        campaign=campaign,
+    outcome, lines = settle(
         by=by,
         pending=pending,
         striker=striker,
         defender=defender,
-        attack_roll=attack_roll,
+        answer=answer,
+        rolls={"attack": attack_roll, "defence": defence_roll, "reply": reply_roll},
+        reply_weapon=_reply_weapon(request),
+        choices=(pending.get("critical", consequences.TABLE), request.critical),
+        can_answer=can_answer,
+        rng=rng,
+    )
+    result = result_of(
+        pending,
+        outcome,
+        lines,
         defence_roll=defence_roll,
         reply_roll=reply_roll,
-        request=request,
-        lines=lines,
-        rng=rng,
+        riposte_for=target.pk if outcome.riposte else None,
     )
     result["grapple"] = combat_grapples.grapple_lands(
         pending=pending,
@@ -427,8 +461,24 @@ def blow_figures(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, rng):
-    """Blocage, Esquive or Parade: one Finesse point, a check against the attack's total."""
+def _reply_weapon(request: DefenceRequest) -> rules_exchange.Weapon | None:
+    """The reactive confrontation's blow (`rules.exchange.answered_in_kind`)."""
+    if request.reply is None:
+        return None
+    return rules_exchange.Weapon(damage=request.reply.damage, gauge=request.reply.gauge)
+
+
+def out_note(target: Combatant) -> str:
+    """Why an unconscious or dead target has no defence (Reading §13, who may defend)."""
+    if target.status == CombatantStatus.ACTIVE:
+        return ""
+    return _("%(name)s est hors de combat : le coup porte sans défense.") % {"name": target.name}
+
+
+def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, rng, pvp=False):
+    """Blocage, Esquive or Parade: one Finesse point, a check against the attack's total.
+    Between two player characters the defender rolls characteristic + skill with no
+    alteration of its own (Reading §13, player against player)."""
     if request.defence not in PAID_DEFENCES:
         return None
     target = defender.combatant
@@ -445,10 +495,22 @@ def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, r
     strike = Strike(
         characteristic=source,
         skills=(skill,),
-        complexity=request.complexity,
         characteristic_value=option.characteristic,
         skill_level=request.skill_level if request.skill_level is not None else level,
     )
+    if not pvp:
+        strike = replace(
+            strike,
+            complexity=request.complexity,
+            expertise=request.expertise,
+            boon=request.boon,
+            bane=request.bane,
+            impact=request.impact,
+            hope=request.hope,
+            cancel_critical_failure=request.cancel_critical_failure,
+            narrow_success=request.narrow_success,
+            injuries=request.injuries,
+        )
     return _roll(
         campaign,
         encounter,
@@ -460,6 +522,8 @@ def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, r
         visibility=pending["visibility"],
         difficulty=pending["total"],
         rng=rng,
+        plain=pvp,
+        value_override=option.characteristic,
     )
 
 

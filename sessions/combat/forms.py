@@ -10,6 +10,7 @@ from rules import reference
 from sessions.checks import ROLLED_SKILLS
 from sessions.combat.blows import DEFENCE_LABELS
 from sessions.forms import fresh_key
+from sessions.injuries import injury_label
 from sessions.models import CombatantStatus, StatBlock
 
 
@@ -124,7 +125,68 @@ GAUGE_CHOICES = [
 ]
 
 
-class AttackForm(forms.Form):
+CRITICAL_CHOICES = [
+    ("table", _("table d'Aggravation")),
+    ("resilience", _("dépenser la Résilience")),
+]
+
+
+class SpendsForm(forms.Form):
+    """What a combat roll carries besides its check, as every table roll (§5, §13): the
+    expertise die, boon and bane dice, Impact and hope spent, the despair option."""
+
+    expertise = forms.BooleanField(label=_("Expert (+1d10 sans critique)"), required=False)
+    boon = forms.IntegerField(
+        label=_("Dés de surpuissance"), min_value=0, max_value=20, initial=0, required=False
+    )
+    bane = forms.IntegerField(
+        label=_("Dés d'impuissance"), min_value=0, max_value=20, initial=0, required=False
+    )
+    impact = forms.IntegerField(
+        label=_("Points d'Impact dépensés (1 dé de surpuissance chacun)"),
+        min_value=0,
+        max_value=100,
+        initial=0,
+        required=False,
+    )
+    hope = forms.IntegerField(
+        label=_("Espoir dépensé pour +1 chacun"), min_value=0, max_value=10, initial=0,
+        required=False,
+    )  # fmt: skip
+    cancel_critical_failure = forms.BooleanField(
+        label=_("Espoir : annuler un échec critique"), required=False
+    )
+    narrow_success = forms.BooleanField(
+        label=_("Désespoir : un échec devient une réussite de justesse"), required=False
+    )
+    injuries = forms.TypedMultipleChoiceField(
+        label=_("Blessures qui gênent ce jet"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, injuries=(), **kwargs):
+        """`injuries`: the roller's open injuries, the ones it may declare (§8)."""
+        super().__init__(*args, **kwargs)
+        self.fields["injuries"].choices = [(i.pk, injury_label(i)) for i in injuries]
+        if not injuries:
+            del self.fields["injuries"]
+
+    def spends(self) -> dict:
+        """The spends, zeros for the numbers left empty."""
+        data = self.cleaned_data
+        numbers = ("boon", "bane", "impact", "hope")
+        return {
+            **{
+                name: (data.get(name) or 0) if name in numbers else bool(data.get(name))
+                for name in ("expertise", *numbers, "cancel_critical_failure", "narrow_success")
+            },
+            "injuries": tuple(data.get("injuries") or ()),
+        }
+
+
+class AttackForm(SpendsForm):
     """An attack by the combatant acting now: its check (§5) and its blow (§8)."""
 
     turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
@@ -158,15 +220,23 @@ class AttackForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["target"].choices = [(c.pk, c.name) for c in targets]
 
+    critical = forms.ChoiceField(
+        label=_("Si l'attaquant subit un critique"),
+        choices=CRITICAL_CHOICES,
+        initial="table",
+        required=False,
+    )
+
     def strike(self) -> dict:
         data = dict(self.cleaned_data)
         skill = data.pop("skill")
         for name in ("turn", "idempotency_key"):
             data.pop(name)
-        return {**data, "skills": (skill,) if skill else ()}
+        critical = data.pop("critical") or "table"
+        return {**data, **self.spends(), "critical": critical, "skills": (skill,) if skill else ()}
 
 
-class DefenceForm(forms.Form):
+class DefenceForm(SpendsForm):
     """The target's answer: a defence, none, or a reactive confrontation (with its reply)."""
 
     attack = forms.CharField(max_length=64, widget=forms.HiddenInput)
@@ -181,7 +251,7 @@ class DefenceForm(forms.Form):
     )
     critical = forms.ChoiceField(
         label=_("Si un critique est subi"),
-        choices=[("table", _("table d'Aggravation")), ("resilience", _("dépenser la Résilience"))],
+        choices=CRITICAL_CHOICES,
         initial="table",
         required=False,
     )

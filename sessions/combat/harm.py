@@ -8,7 +8,7 @@ the fight's; they compute with `rules/` and write, nothing else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,15 +19,14 @@ from characters import sheet as character_sheet
 from characters.models import Character
 from characters.sheet import characteristics
 from rules import combat as rules_combat
-from rules import gauges as rules_gauges
+from rules import exchange as rules_exchange
 from rules import reference
 from rules import sheet as rules_sheet
 from rules import states as rules_states
-from rules.check import RandomSource, system_rng
 from rules.gauges import Gauge
-from sessions import consequences, writes
-from sessions.checks import characteristic_value
-from sessions.errors import rule_call, violation
+from sessions import writes
+from sessions.checks import characteristic_value, is_discouraged
+from sessions.injuries import is_lasting
 from sessions.models import Combatant, CombatantStatus, Injury, Roll, StatBlock
 
 NPC_DEFAULTS = {"strength": 2, "vigor": 2, "agility": 2, "perception": 2, "wisdom": 2}
@@ -81,9 +80,16 @@ def npc_profile(block: StatBlock | None) -> dict[str, Any]:
             if block and getattr(block, f"{gauge}_regeneration")
         },
         "fragility": 0,
-        "resilience_points": 0,
+        "resilience_points": npc_resilience_points(block),
         "gauges": {g: {"maximum": m, "current": m, "scars": 0} for g, m in maxima.items()},
     }
+
+
+def npc_resilience_points(block: StatBlock | None) -> int:
+    """The NPC's Résilience points (`rules.exchange.npc_resilience_points`)."""
+    values = {k: getattr(block, k) if block else v for k, v in NPC_DEFAULTS.items()}
+    score = rules_sheet.row_score(rules_sheet.Characteristics(**values), "resilience")
+    return rules_exchange.npc_resilience_points(score)
 
 
 def npc_gauges(combatant: Combatant) -> dict[str, Gauge]:
@@ -141,6 +147,16 @@ class Fighter:
         return self.character.agony if self.character is not None else self.combatant.agony
 
     @property
+    def discouraged(self) -> bool:
+        """Découragement (Reading §8): kept on the sheet (or the NPC's row) until a rest, or a
+        Confiance collapsed."""
+        if self.character is not None:
+            return is_discouraged(self.character)
+        return bool(self.combatant.profile.get("discouraged")) or rules_states.gauge_collapsed(
+            self.gauges()["confidence"]
+        )
+
+    @property
     def resilience_points(self) -> int:
         if self.character is not None:
             return self.character.resilience_points
@@ -161,8 +177,11 @@ class Fighter:
 
     def defences(self, attack: rules_combat.Attack) -> list[rules_combat.DefenceOption]:
         """The three defences (§13) with the characteristic each uses against this attack."""
-        armour = None if self.character is not None else self.combatant.profile.get("armour")
-        shield = False if self.character is not None else self.combatant.profile.get("shield")
+        if self.character is not None:
+            armour, shield = self.character.armour, self.character.shield
+        else:
+            armour = self.combatant.profile.get("armour")
+            shield = self.combatant.profile.get("shield")
         return rules_combat.defence_options(
             attack,
             strength=self.value("strength"),
@@ -193,144 +212,179 @@ def fighter_of(campaign, combatant: Combatant, *, lock: bool = False) -> Fighter
     return Fighter(combatant, character)
 
 
-# --- harm ----------------------------------------------------------------------------------------
+# --- the exchange's view of a fighter, and its outcome stored -----------------------------------
 
 
-@dataclass
-class Harm:
-    """What one blow and its criticals did to a combatant: log lines and the numbers."""
+def exchange_values(fighter: Fighter, *, can_answer: bool = True) -> rules_exchange.Fighter:
+    """What `rules.exchange.resolve` needs of this fighter, read from its sheet or profile."""
+    combatant, tracks = fighter.combatant, fighter.character
+    return rules_exchange.Fighter(
+        gauges=fighter.gauges(),
+        bonus={g: fighter.value(reference.GAUGE_COLUMNS[g]) for g in reference.GAUGES},
+        resistance={g: fighter.resistance(g) for g in reference.GAUGES},
+        annulation=fighter.annulation(),
+        fragility=tracks.fragility if tracks else combatant.profile.get("fragility", 0),
+        exhaustion=tracks.exhaustion if tracks else combatant.profile.get("exhaustion", 0),
+        aggravation=tracks.aggravation if tracks else combatant.aggravation,
+        agony=fighter.agony,
+        agony_locked=tracks.agony_locked if tracks else False,
+        resilience_points=fighter.resilience_points,
+        discouraged=fighter.discouraged,
+        player=tracks is not None,
+        can_answer=can_answer and combatant.status == CombatantStatus.ACTIVE,
+    )
 
-    lines: list[str] = field(default_factory=list)
-    damage: int = 0
-    scars: int = 0
-    aggravation: int = 0
 
-
-def deal_damage(fighter: Fighter, *, gauge: str, amount: int, scars: int, by) -> Harm:
-    """Write `amount` damage (`scars` of them serious) to the target's gauge: a sheet through
-    `characters.condition.character_damage` (locked, versioned, in its history), an NPC on its
-    row. Reaching 0 Vitalité gives Agonie and péril (§8)."""
-    harm = Harm(damage=amount, scars=scars)
-    if amount <= 0:
-        return harm
-    combatant = fighter.combatant
+def store_aftermath(
+    fighter: Fighter, after: rules_exchange.Aftermath, *, roll: Roll, by
+) -> list[str]:
+    """Write one side's outcome: a sheet through the sheets' services (locked, versioned, in its
+    history), an NPC on its row; returns the log's lines."""
+    lines: list[str] = []
+    hit = after.hit
+    if hit is not None and (line := hit_line(fighter.name, hit)) is not None:
+        lines.append(line)
     if fighter.character is not None:
-        notes = sheet_condition.character_damage(
-            character=fighter.character.pk, gauge=gauge, amount=amount, scars=scars, by=by
+        lines += _store_on_sheet(fighter, after, roll=roll, by=by)
+    else:
+        lines += _store_on_profile(fighter, after)
+    if hit is not None and hit.resilience_lost:
+        lines.append(
+            ngettext(
+                "%(name)s, à l'Agonie, n'a plus que %(n)d point de Résilience.",
+                "%(name)s, à l'Agonie, n'a plus que %(n)d points de Résilience.",
+                after.resilience_points,
+            )
+            % {"name": fighter.name, "n": after.resilience_points}
         )
-        fighter.character.refresh_from_db()  # written by the sheets' service (version, history)
-        harm.lines += notes
-    else:
-        gauges = npc_gauges(combatant)
-        hit = gauges[gauge]
-        after = rule_call(lambda: rules_gauges.take_damage(hit, amount, scars))
-        gauges[gauge] = after
-        store_npc_gauges(combatant, gauges)
-        if gauge == "vitality":
-            combatant.agony = rules_states.agony_after_hit(combatant.agony, hit, after)
-        label = reference.LABELS[gauge]
-        harm.lines.append(f"{label} : {hit.current} → {after.current}.")
-    return harm
+    lines += [critical_line(fighter.name, c, after) for c in after.criticals]
+    return lines + _store_status(fighter, after)
 
 
-def nonlethal_on_agony(fighter: Fighter, *, critical: bool, by) -> str:
-    """A non-lethal blow on someone in Agonie only takes Résilience points (§8)."""
-    left = rules_states.nonlethal_against_agony(fighter.resilience_points, critical)
-    if fighter.character is not None:
-        writes.sheet_write(fighter.character, {"resilience_points": left}, by)
-    else:
-        fighter.combatant.profile = {**fighter.combatant.profile, "resilience_points": left}
-    return ngettext(
-        "%(name)s, à l'Agonie, n'a plus que %(n)d point de Résilience.",
-        "%(name)s, à l'Agonie, n'a plus que %(n)d points de Résilience.",
-        left,
-    ) % {
-        "name": fighter.name,
-        "n": left,
+def hit_line(name: str, hit: rules_exchange.Hit) -> str | None:
+    """The log's sentence for one blow taken (None when it did nothing worth telling)."""
+    if hit.avoided:
+        return _("%(name)s évite le coup.") % {"name": name}
+    if hit.resilience_lost:
+        return None  # told with the points left (harm.store_aftermath)
+    if not hit.damage:
+        return None
+    if hit.half:
+        return ngettext(
+            "%(name)s subit %(n)d dégât (moitié).",
+            "%(name)s subit %(n)d dégâts (moitié).",
+            hit.damage,
+        ) % {"name": name, "n": hit.damage}
+    text = ngettext("%(name)s subit %(n)d dégât", "%(name)s subit %(n)d dégâts", hit.damage) % {
+        "name": name,
+        "n": hit.damage,
     }
+    if hit.scars:
+        text += ngettext(" dont %(n)d grave", " dont %(n)d graves", hit.scars) % {"n": hit.scars}
+    if hit.halved:
+        text += _(" (esquive : moitié)")
+    return text + "."
 
 
-def suffer_critical(
-    fighter: Fighter, *, mode: str, roll: Roll, by, rng: RandomSource | None
-) -> str:
-    """The victim suffers a critical (§5, §8): +1 Aggravation, then Résilience spent or the
-    Aggravation table (`sessions.consequences`, as at the table). Returns the log's line."""
-    combatant = fighter.combatant
-    if fighter.character is not None:
-        character = fighter.character
-        critical = consequences.critical_suffered(character, mode, None, rng)
-        if critical.injury is not None:
+def _store_on_sheet(fighter: Fighter, after: rules_exchange.Aftermath, *, roll: Roll, by):
+    character = fighter.character
+    notes: list[str] = []
+    hit = after.hit
+    if hit is not None and hit.damage:
+        notes = sheet_condition.character_damage(
+            character=character.pk, gauge=hit.gauge, amount=hit.damage, scars=hit.scars, by=by
+        )
+        character.refresh_from_db()  # written by the sheets' service (version, history)
+        if notes:
+            notes = [" ".join(notes)]
+    for critical in after.criticals:
+        if critical.effect is not None and is_lasting(critical.effect):
             Injury.objects.create(
                 campaign_id=roll.campaign_id,
                 character=character,
-                row=rules_states.aggravation_row(character.fragility),
-                effect=critical.injury.key,
+                row=critical.row,
+                effect=critical.effect.key,
                 roll=roll,
             )
-        writes.sheet_write(character, critical.changes, by)
-        return critical.summary
-    condition = rules_states.suffer_critical(
-        rules_states.Condition(
-            fragility=combatant.profile.get("fragility", 0),
-            aggravation=combatant.aggravation,
-            agony=combatant.agony,
-        )
+    writes.sheet_write(
+        character,
+        {
+            "aggravation": after.aggravation,
+            "fragility": after.fragility,
+            "agony": after.agony,
+            "agony_locked": after.agony_locked,
+            "resilience_points": after.resilience_points,
+            "discouraged": after.discouraged,
+        },
+        by,
     )
-    combatant.aggravation = condition.aggravation
-    if mode == consequences.RESILIENCE:
-        cost = rules_states.avoid_cost(condition.aggravation)
-        points = fighter.resilience_points
-        if points < cost:
-            raise violation("critical", _("Pas assez de points de Résilience pour l'éviter."))
-        combatant.profile = {**combatant.profile, "resilience_points": points - cost}
-        return _("%(name)s subit un critique (Aggravation %(a)d) et l'évite (Résilience).") % {
-            "name": combatant.name,
-            "a": condition.aggravation,
-        }
-    die = (rng or system_rng()).randint(1, 10)
-    effect = rule_call(lambda: rules_states.aggravation_effect(condition.fragility, die))
-    after = rules_states.apply_aggravation(condition, effect)
-    combatant.agony = after.agony
-    combatant.profile = {**combatant.profile, "fragility": after.fragility}
-    if effect.death:
-        combatant.status = CombatantStatus.DEAD
-    return _("%(name)s subit un critique (Aggravation %(a)d) : d10 %(die)d → %(effect)s.") % {
-        "name": combatant.name,
-        "a": condition.aggravation,
-        "die": die,
-        "effect": effect.label,
+    return notes
+
+
+def _store_on_profile(fighter: Fighter, after: rules_exchange.Aftermath) -> list[str]:
+    combatant = fighter.combatant
+    before = npc_gauges(combatant)
+    store_npc_gauges(combatant, dict(after.gauges))
+    combatant.agony, combatant.aggravation = after.agony, after.aggravation
+    combatant.profile = {
+        **combatant.profile,
+        "fragility": after.fragility,
+        "resilience_points": after.resilience_points,
+        "discouraged": after.discouraged,
+    }
+    hit = after.hit
+    if hit is None or not hit.damage:
+        return []
+    gauge = hit.gauge
+    return [f"{reference.LABELS[gauge]} : {before[gauge].current} → {after.gauges[gauge].current}."]
+
+
+def critical_line(name: str, critical: rules_exchange.Critical, after) -> str:
+    """The log's sentence for one critical suffered (§8)."""
+    if critical.avoided:
+        return ngettext(
+            "%(name)s subit un critique (Aggravation %(a)d) et dépense %(cost)d point de "
+            "Résilience pour l'éviter.",
+            "%(name)s subit un critique (Aggravation %(a)d) et dépense %(cost)d points de "
+            "Résilience pour l'éviter.",
+            critical.cost,
+        ) % {"name": name, "a": critical.aggravation, "cost": critical.cost}
+    effect = critical.effect
+    return _(
+        "%(name)s subit un critique (Aggravation %(a)d) : d10 tiré %(die)d sur la ligne "
+        "Fragilité %(row)d → %(effect)s"
+    ) % {
+        "name": name,
+        "a": critical.aggravation,
+        "die": critical.die,
+        "row": critical.row,
+        "effect": f"{effect.label} ({effect.description})",
     }
 
 
-def knocked_out(fighter: Fighter, *, criticals: int, hits: dict[str, int]) -> str | None:
-    """Update the combatant's state after the blow (§8): dead, unconscious (Énergie gone, or a
-    critical at 0 Vitalité: max(Aggravation, Agonie) turns). Returns the log's line, if any."""
+def _store_status(fighter: Fighter, after: rules_exchange.Aftermath) -> list[str]:
+    """Dead, knocked out for N rounds, unconscious, discouraged (§8): told when new."""
     combatant = fighter.combatant
-    if fighter.character is not None:
-        fighter.character.refresh_from_db()
-        aggravation, agony = fighter.character.aggravation, fighter.character.agony
-        fragility, exhaustion = fighter.character.fragility, fighter.character.exhaustion
-    else:
-        aggravation, agony = combatant.aggravation, combatant.agony
-        fragility, exhaustion = combatant.profile.get("fragility", 0), 0
-    gauges = fighter.gauges()
-    outlook = rules_states.outlook(gauges, fragility, exhaustion, hits=hits)
-    if outlook.dead or combatant.status == CombatantStatus.DEAD:
-        combatant.status = CombatantStatus.DEAD
-        return _("%(name)s est mort.") % {"name": combatant.name}
-    if criticals and gauges["vitality"].current == 0:
-        turns = rules_states.unconscious_turns(aggravation, agony)
+    lines = []
+    if after.discouraged and not fighter.discouraged:
+        lines.append(_("%(name)s est découragé.") % {"name": combatant.name})
+    if after.dead:
+        if combatant.status != CombatantStatus.DEAD:
+            combatant.status = CombatantStatus.DEAD
+            lines.append(_("%(name)s est mort.") % {"name": combatant.name})
+        return lines
+    if after.knocked_out:
         combatant.status = CombatantStatus.UNCONSCIOUS
-        combatant.unconscious_turns = max(turns, 1)
-        return ngettext(
-            "%(name)s tombe inconscient pour %(n)d tour.",
-            "%(name)s tombe inconscient pour %(n)d tours.",
-            combatant.unconscious_turns,
-        ) % {
-            "name": combatant.name,
-            "n": combatant.unconscious_turns,
-        }
-    if outlook.unconscious:
+        combatant.unconscious_turns = max(combatant.unconscious_turns, after.knocked_out)
+        lines.append(
+            ngettext(
+                "%(name)s tombe inconscient pour %(n)d tour.",
+                "%(name)s tombe inconscient pour %(n)d tours.",
+                combatant.unconscious_turns,
+            )
+            % {"name": combatant.name, "n": combatant.unconscious_turns}
+        )
+    elif after.unconscious and combatant.status == CombatantStatus.ACTIVE:
         combatant.status = CombatantStatus.UNCONSCIOUS
-        return _("%(name)s perd connaissance.") % {"name": combatant.name}
-    return None
+        lines.append(_("%(name)s perd connaissance.") % {"name": combatant.name})
+    return lines

@@ -25,6 +25,7 @@ from sessions.combat.forms import (
 from sessions.combat.grapples import GRAPPLE_LABELS, escape_odds
 from sessions.combat.harm import fighter_of
 from sessions.combat.holds import held_note, holder_of
+from sessions.injuries import open_injuries
 from sessions.models import (
     Combatant,
     CombatantStatus,
@@ -288,12 +289,29 @@ def tracker_context(campaign: Campaign, user) -> dict:
     }
 
 
+def _rollers_injuries(tracker: Tracker) -> dict[int, list]:
+    """The open injuries of the characters who may roll next (one query, none if no sheet)."""
+    rollers = [
+        tracker.acting.combatant if tracker.acting is not None and tracker.may_attack else None,
+        tracker.riposte[0] if tracker.riposte is not None else None,
+        tracker.pending.target if tracker.pending is not None else None,
+    ]
+    ids = {c.character_id for c in rollers if c is not None and c.character_id}
+    found: dict[int, list] = {}
+    for injury in open_injuries(ids) if ids else ():
+        found.setdefault(injury.character_id, []).append(injury)
+    return found
+
+
 def attack_forms(tracker: Tracker | None) -> dict:
     """The blank attack and defence forms the tracker shows to whoever may use them."""
     forms: dict = {}
+    injuries = _rollers_injuries(tracker) if tracker is not None else {}
     if tracker is not None and tracker.may_attack:
         forms["attack_form"] = AttackForm(
-            initial={"turn": tracker.encounter.turn}, targets=tracker.targets
+            initial={"turn": tracker.encounter.turn},
+            targets=tracker.targets,
+            injuries=injuries.get(tracker.acting.combatant.character_id, ()),
         )
     if tracker is not None and tracker.may_attack:
         forms["grapple_form"] = GrappleForm(
@@ -313,7 +331,11 @@ def attack_forms(tracker: Tracker | None) -> dict:
         forms["riposte_form"] = AttackForm(
             initial={"turn": tracker.encounter.turn, "riposte": True},
             targets=[tracker.riposte[1]],
+            injuries=injuries.get(tracker.riposte[0].character_id, ()),
         )
     if tracker is not None and tracker.pending is not None and tracker.pending.may_defend:
-        forms["defence_form"] = DefenceForm(initial={"attack": tracker.pending.id})
+        forms["defence_form"] = DefenceForm(
+            initial={"attack": tracker.pending.id},
+            injuries=injuries.get(tracker.pending.target.character_id, ()),
+        )
     return forms

@@ -222,7 +222,48 @@ class EncounterSummaryOut(serializers.Serializer):
 ROLLED_SKILL_KEYS = [s.key for s in ROLLED_SKILLS]
 
 
-class StrikeIn(serializers.Serializer):
+@extend_schema_field(
+    {"type": "string", "enum": [consequences.TABLE, consequences.RESILIENCE]},
+    component_name="CriticalMode",
+)
+class CriticalModeField(serializers.ChoiceField):
+    """How a critical suffered is paid (the same choice as a consequence's `mode`)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=[consequences.TABLE, consequences.RESILIENCE], **kwargs)
+
+
+class SpendsIn(serializers.Serializer):
+    """What a combat roll carries besides its check, as every table roll (§5, §13): the
+    expertise die, Impact and hope spent, the despair options, the injuries that hinder it."""
+
+    expertise = api_fields.BooleanField(default=False, help_text="Expert : +1d10 sans critique.")
+    impact = serializers.IntegerField(
+        min_value=0,
+        max_value=100,
+        default=0,
+        help_text="Points d'Impact : 1 dé de surpuissance chacun.",
+    )
+    hope = serializers.IntegerField(
+        min_value=0, max_value=10, default=0, help_text="Espoir dépensé : +1 chacun."
+    )
+    cancel_critical_failure = api_fields.BooleanField(
+        default=False, help_text="Un point d'espoir annule un échec critique."
+    )
+    narrow_success = api_fields.BooleanField(
+        default=False,
+        help_text="Un point de désespoir : un échec devient une réussite de justesse.",
+    )
+    injuries = serializers.ListField(
+        child=serializers.IntegerField(**ID),
+        required=False,
+        default=list,
+        max_length=20,
+        help_text="Les blessures déclarées qui gênent ce jet (leurs `id`).",
+    )
+
+
+class StrikeIn(SpendsIn):
     """An attack's check (§5) and its blow: a character's values come from its sheet; an NPC's
     `characteristic_value` and `skill_level` are the Conteur's."""
 
@@ -282,25 +323,21 @@ class AttackIn(StrikeIn):
     heavy = api_fields.BooleanField(
         default=False, help_text="Prise contre une cible grosse ou lourde : plus difficile."
     )
+    critical = CriticalModeField(
+        default=consequences.TABLE,
+        help_text="Un critique subi par l'attaquant (son échec critique, la réussite critique "
+        "d'une réplique) : table d'Aggravation, ou Résilience dépensée.",
+    )
 
 
-@extend_schema_field(
-    {"type": "string", "enum": [consequences.TABLE, consequences.RESILIENCE]},
-    component_name="CriticalMode",
-)
-class CriticalModeField(serializers.ChoiceField):
-    """How a critical suffered is paid (the same choice as a consequence's `mode`)."""
-
-    def __init__(self, **kwargs):
-        super().__init__(choices=[consequences.TABLE, consequences.RESILIENCE], **kwargs)
-
-
-class DefenceIn(serializers.Serializer):
+class DefenceIn(SpendsIn):
     attack = api_fields.TextField(
         max_length=64, help_text="L'`id` de l'attaque qui attend (`pending_attack`)."
     )
     defence = serializers.ChoiceField(choices=list(DEFENCE_LABELS))
     complexity = serializers.IntegerField(min_value=0, max_value=20, default=0)
+    boon = serializers.IntegerField(min_value=0, max_value=20, default=0)
+    bane = serializers.IntegerField(min_value=0, max_value=20, default=0)
     skill_level = serializers.IntegerField(
         min_value=0,
         max_value=10,

@@ -52,6 +52,7 @@ from sessions.combat.tracker_actions import (
     form_errors,
     service_refusal,
 )
+from sessions.injuries import open_injuries
 from sessions.models import Combatant, PlaySession, StatBlock
 from sessions.morale import player_characters
 from sessions.table_access import table_login_required
@@ -384,7 +385,9 @@ def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
     """The combatant acting now attacks (its player, or the Conteur); the target answers next."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
-    form = AttackForm(request.POST, targets=encounter.combatants.all())
+    form = AttackForm(
+        request.POST, targets=encounter.combatants.all(), injuries=_fight_injuries(encounter)
+    )
     if not form.is_valid():
         return action_response(request, campaign, form_errors(form))
     error = service_refusal(
@@ -400,13 +403,20 @@ def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
     return action_response(request, campaign, error)
 
 
+def _fight_injuries(encounter) -> list:
+    """The open injuries of the fight's characters: those a combat roll may declare (the
+    service keeps only the roller's, §8)."""
+    ids = [c.character_id for c in encounter.combatants.all() if c.character_id]
+    return open_injuries(ids) if ids else []
+
+
 @login_required
 @require_POST
 def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     """The target's player (the Conteur for an NPC) answers the attack waiting for it."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
-    form = DefenceForm(request.POST)
+    form = DefenceForm(request.POST, injuries=_fight_injuries(encounter))
     if not form.is_valid():
         return action_response(request, campaign, form_errors(form))
     data = form.cleaned_data
@@ -419,6 +429,7 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
             gauge=(encounter.pending_attack or {}).get("gauge", "vitality"),
             characteristic_value=data["reply_value"],
             skill_level=data["skill_level"],
+            **form.spends(),
         )
     error = service_refusal(
         lambda: combat_attacks.attack_defend(
@@ -432,6 +443,7 @@ def defend(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
                 skill_level=data["skill_level"],
                 critical=data["critical"] or "table",
                 reply=reply,
+                **form.spends(),
             ),
         )
     )

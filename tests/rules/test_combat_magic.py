@@ -14,7 +14,6 @@ from rules.combat import (
 from rules.errors import RuleError
 from rules.gauges import Gauge
 from rules.magic import healing_complexity, healing_difficulty, incantation
-from tests.dice import Faces
 
 
 def test_initiative_is_a_finesse_check():
@@ -69,16 +68,3 @@ def test_incantation_options():
     assert (spell.combativeness_spent, spell.cost_multiplier) == (2 + 3, 2)
     with pytest.raises(RuleError):
         incantation(3, gestures=4)
-
-
-def test_duel_only_the_attackers_criticals_count():
-    from rules.check import Check, roll_check
-    from rules.combat import duel_aggravations, riposte_possible
-
-    crit = roll_check(Check(), Faces(10, 4))
-    fumble = roll_check(Check(), Faces(1, 4))
-    plain = roll_check(Check(), Faces(6))
-    assert duel_aggravations(crit) == {"attacker": 0, "defender": 1}
-    assert duel_aggravations(fumble) == {"attacker": 1, "defender": 0}
-    assert duel_aggravations(plain) == {"attacker": 0, "defender": 0}
-    assert riposte_possible(crit) and not riposte_possible(plain)
