@@ -10,7 +10,8 @@ class SessionsConfig(AppConfig):
     verbose_name = _("Séances et table")
 
     def ready(self) -> None:
-        from sessions import injury_rest, live  # the registry is ready: models may load
+        from sessions import injury_rest, live, webhook_news  # the registry is ready: models load
 
         injury_rest.register()
         live.connect()
+        webhook_news.connect()
