@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import threading
+import time
 import uuid
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -24,7 +25,7 @@ import requests
 from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -183,12 +184,37 @@ def _queue(campaign_id: int, key: str, kind: str, context: dict) -> None:
 
 
 def deliver(delivery_id: int) -> None:
-    """Queue the delivery's task. Without a broker (the embedded mode) the task runs in-process:
-    in a thread of its own, so the request that wrote the news never waits on the hook."""
-    if current_app.conf.task_always_eager and settings.WEBHOOK_EAGER_IN_THREAD:
-        threading.Thread(target=_send_task, args=(delivery_id,), daemon=True).start()
-    else:
+    """Queue the delivery's task. Without a broker (the embedded mode) it is tried in-process
+    instead, in a thread of its own so that the request that wrote the news never waits on the
+    hook (the test suite runs it inline: `WEBHOOK_EAGER_IN_THREAD`)."""
+    if not current_app.conf.task_always_eager:
         _send_task(delivery_id)
+    elif settings.WEBHOOK_EAGER_IN_THREAD:
+        threading.Thread(target=_deliver_in_thread, args=(delivery_id,), daemon=True).start()
+    else:
+        deliver_now(delivery_id)
+
+
+def deliver_now(delivery_id: int, *, backoff: bool = False) -> None:
+    """Every attempt of a delivery, in this process: what the task's retries do on a worker
+    (Celery's eager mode does not retry), waiting 1, 2, 4… s between them if `backoff`."""
+    for attempt in range(RETRIES + 1):
+        try:
+            delivery_send(delivery_id=delivery_id, final=attempt == RETRIES)
+        except DeliveryRetry:
+            if backoff:
+                time.sleep(2**attempt)
+        else:
+            return
+
+
+def _deliver_in_thread(delivery_id: int) -> None:
+    try:
+        deliver_now(delivery_id, backoff=True)
+    except Exception:
+        logger.warning("webhook delivery %s failed", delivery_id, exc_info=True)
+    finally:
+        connections.close_all()  # this thread's own connections
 
 
 def _send_task(delivery_id: int) -> None:
