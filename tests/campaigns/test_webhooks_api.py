@@ -65,7 +65,7 @@ def test_test_and_enable(
     response = conteur.post(hook_url(campaign, "enable/"))
     assert response.status_code == 200 and response.json()["enabled"] is True
     with django_capture_on_commit_callbacks(execute=True):
-        assert conteur.post(hook_url(campaign, "test/")).status_code == 202
+        assert conteur.post(hook_url(campaign, "test/")).status_code == 200
     assert receiver.wait_for(1)[0].startswith("Test d'Altherion")
 
 
