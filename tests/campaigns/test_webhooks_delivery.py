@@ -158,3 +158,41 @@ def test_without_a_broker_the_delivery_runs_beside_the_request(
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and thread.daemon:
             thread.join(timeout=0.2)
+
+
+@pytest.mark.services
+def test_a_real_worker_retries_with_backoff_and_posts_once(
+    celery_worker, campaign, player, aelis, receiver
+):
+    """Through Redis and a `celery worker` process: the roll's request only queues the task; the
+    worker posts, retries the receiver's 500 after Celery's backoff, and posts nothing twice."""
+    from sessions import services
+    from sessions.checks import RollRequest
+    from sessions.models import Visibility
+
+    webhooks.webhook_save(campaign=campaign, url=receiver.url)
+    receiver.statuses = [500]
+    services.roll_create(
+        campaign=campaign_as(campaign, player),
+        by=player,
+        request=RollRequest(characteristic="strength", skills=("melee",), label="Au marché"),
+        character_id=aelis.pk,
+        visibility=Visibility.PUBLIC,
+        idempotency_key=key(),
+    )
+    texts = receiver.wait_for(2, timeout=30)
+    assert len(texts) == 2 and "Au marché" in texts[1]
+    delivery = WebhookDelivery.objects.get()
+    for _ in range(50):
+        delivery.refresh_from_db()
+        if delivery.status == DeliveryStatus.SENT:
+            break
+        threading.Event().wait(0.1)
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.SENT, 2)
+    assert len(receiver.wait_for(3, timeout=2)) == 2
+
+
+def campaign_as(campaign, user):
+    from campaigns.policy import campaign_get_for_member
+
+    return campaign_get_for_member(user=user, pk=campaign.pk)
