@@ -383,6 +383,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Twice per lease (progression.services.JOB_LEASE, 20 s): an orphaned job is sent again
     # within 30 s of its last heartbeat.
     "jobs-requeue": {"task": "progression.tasks.jobs_requeue", "schedule": 10.0},
+    # Webhook deliveries left waiting (campaigns.webhooks.deliveries_requeue).
+    "webhook-deliveries-requeue": {
+        "task": "campaigns.tasks.webhook_deliveries_requeue",
+        "schedule": 60.0,
+    },
 }
 
 # Webhooks (campaigns/webhooks.py): each attempt waits at most WEBHOOK_TIMEOUT seconds; a hook

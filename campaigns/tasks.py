@@ -20,3 +20,9 @@ def webhook_deliver(self, delivery_id: int) -> str:
     """Post one message to its campaign's webhook, retried with backoff while it fails."""
     final = self.request.retries >= self.max_retries
     return webhooks.delivery_send(delivery_id=delivery_id, final=final)
+
+
+@shared_task(name=webhooks.DELIVERIES_REQUEUE, acks_late=True)
+def webhook_deliveries_requeue() -> int:
+    """Beat: send again the deliveries left waiting (broker down, worker lost)."""
+    return webhooks.deliveries_requeue()

@@ -36,6 +36,7 @@ from campaigns.models import Campaign, DeliveryStatus, Webhook, WebhookDelivery
 logger = logging.getLogger(__name__)
 
 WEBHOOK_DELIVER = "campaigns.tasks.webhook_deliver"
+DELIVERIES_REQUEUE = "campaigns.tasks.webhook_deliveries_requeue"
 RETRIES = 5  # after the first attempt, with Celery's exponential backoff (1, 2, 4, 8, 16 s…)
 CONTENT_MAX = 2000  # Discord's limit for a message's `content`
 SENDING_LEASE = timedelta(seconds=60)  # a claimed delivery whose worker died is claimed again
@@ -300,3 +301,28 @@ def _failure(hook: Webhook, error: str) -> bool:
         pk=hook.pk, enabled=True, failures__gte=settings.WEBHOOK_FAILURE_LIMIT
     ).update(enabled=False, disabled_at=now)
     return not Webhook.objects.filter(pk=hook.pk, enabled=True).exists()
+
+
+# --- the beat's sweep --------------------------------------------------------------------------
+
+REQUEUE_AFTER = timedelta(minutes=5)  # longer than a delivery's retries take (about 31 s)
+TOO_OLD = timedelta(days=1)  # news older than this is not posted any more
+
+
+def deliveries_requeue(*, now=None) -> int:
+    """The beat's sweep: send again the deliveries left waiting (the broker was down when they
+    were queued, or their worker died), give up those too old or whose hook is disabled.
+    Returns how many were sent again."""
+    now = now or timezone.now()
+    waiting = WebhookDelivery.objects.filter(
+        Q(status=DeliveryStatus.PENDING) | Q(status=DeliveryStatus.SENDING),
+        created_at__lt=now - REQUEUE_AFTER,
+    )
+    waiting.filter(Q(created_at__lt=now - TOO_OLD) | Q(webhook__enabled=False)).update(
+        status=DeliveryStatus.DROPPED
+    )
+    stale = Q(status=DeliveryStatus.PENDING) | Q(claimed_at__lt=now - SENDING_LEASE)
+    ids = list(waiting.filter(stale).values_list("pk", flat=True)[:500])
+    for delivery_id in ids:
+        _send_task(delivery_id)
+    return len(ids)

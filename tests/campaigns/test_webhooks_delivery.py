@@ -2,6 +2,7 @@
 shown so to the Conteur, each message posted once, and a request that never waits on the hook."""
 
 import threading
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -196,3 +197,28 @@ def campaign_as(campaign, user):
     from campaigns.policy import campaign_get_for_member
 
     return campaign_get_for_member(user=user, pk=campaign.pk)
+
+
+def test_the_sweep_sends_again_what_was_left_waiting_and_drops_old_news(hook, receiver):
+    now = webhooks.timezone.now()
+    left = WebhookDelivery.objects.create(webhook=hook, key="event:1", text="Jet · Aelis")
+    fresh = WebhookDelivery.objects.create(webhook=hook, key="event:2", text="Jet · Brann")
+    old = WebhookDelivery.objects.create(webhook=hook, key="event:3", text="Jet · hier")
+    WebhookDelivery.objects.filter(pk=left.pk).update(created_at=now - timedelta(minutes=10))
+    WebhookDelivery.objects.filter(pk=old.pk).update(created_at=now - timedelta(days=2))
+    assert webhooks.deliveries_requeue(now=now) == 1
+    assert receiver.wait_for(1) == ["Jet · Aelis"]
+    statuses = dict(WebhookDelivery.objects.values_list("pk", "status"))
+    assert statuses == {
+        left.pk: DeliveryStatus.SENT,
+        fresh.pk: DeliveryStatus.PENDING,  # its own task may still be on its way
+        old.pk: DeliveryStatus.DROPPED,
+    }
+
+
+def test_the_beat_runs_the_sweep_and_both_tasks_are_registered(settings):
+    from altherion.celery import app as celery_app
+
+    sweep = settings.CELERY_BEAT_SCHEDULE["webhook-deliveries-requeue"]
+    assert sweep["task"] == webhooks.DELIVERIES_REQUEUE
+    assert {webhooks.DELIVERIES_REQUEUE, webhooks.WEBHOOK_DELIVER} <= set(celery_app.tasks)
