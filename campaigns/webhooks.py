@@ -28,10 +28,20 @@ from django.core.exceptions import ValidationError
 from django.db import connections, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, DeliveryStatus, Webhook, WebhookDelivery
+from campaigns.live import notify
+from campaigns.models import (
+    Campaign,
+    DeliveryStatus,
+    Membership,
+    Notification,
+    Role,
+    Webhook,
+    WebhookDelivery,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -297,10 +307,33 @@ def _failure(hook: Webhook, error: str) -> bool:
     Webhook.objects.filter(pk=hook.pk).update(
         failures=F("failures") + 1, last_error=error[:300], last_error_at=now
     )
-    Webhook.objects.filter(
+    disabled = Webhook.objects.filter(
         pk=hook.pk, enabled=True, failures__gte=settings.WEBHOOK_FAILURE_LIMIT
     ).update(enabled=False, disabled_at=now)
+    if disabled:
+        _tell_storyteller(hook, now)
     return not Webhook.objects.filter(pk=hook.pk, enabled=True).exists()
+
+
+def _tell_storyteller(hook: Webhook, when) -> None:
+    """A notification to the Conteur: the hook stopped, and where to turn it back on."""
+    storyteller = Membership.objects.filter(
+        campaign_id=hook.campaign_id, role=Role.STORYTELLER
+    ).first()
+    if storyteller is None:
+        return
+    text = _("Le webhook de la campagne est désactivé après %(n)d échecs d'affilée.") % {
+        "n": settings.WEBHOOK_FAILURE_LIMIT
+    }
+    note = Notification(
+        user_id=storyteller.user_id,
+        campaign_id=hook.campaign_id,
+        kind="webhook_disabled",
+        key=f"webhook:{hook.pk}:disabled:{when.isoformat()}",
+        text=text,
+        link=reverse("campaigns:settings", args=[hook.campaign_id]) + "#webhook",
+    )
+    notify([note])
 
 
 # --- the beat's sweep --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import webhooks
-from campaigns.models import DeliveryStatus, WebhookDelivery
+from campaigns.models import DeliveryStatus, Notification, WebhookDelivery
 from campaigns.tasks import webhook_deliver
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 from tests.sessions.fixtures import key
@@ -86,7 +86,7 @@ def test_a_refused_message_is_not_retried(hook, receiver, roll_posted):
 
 
 def test_repeated_failures_disable_the_hook_and_the_conteur_sees_it(
-    hook, receiver, roll_posted, storyteller_client, campaign, settings
+    hook, receiver, roll_posted, storyteller, storyteller_client, campaign, settings
 ):
     settings.WEBHOOK_FAILURE_LIMIT = 3
     receiver.statuses = [500] * 10
@@ -100,6 +100,9 @@ def test_repeated_failures_disable_the_hook_and_the_conteur_sees_it(
     body = page.content.decode()
     assert "Désactivé" in body and "après 3 échecs d'affilée" in body
     assert "Le serveur a répondu 500." in body and "Réactiver" in body
+    note = Notification.objects.get(user=storyteller)
+    assert note.text == "Le webhook de la campagne est désactivé après 3 échecs d'affilée."
+    assert note.link == reverse("campaigns:settings", args=[campaign.pk]) + "#webhook"
 
     response = storyteller_client.post(reverse("campaigns:webhook_enable", args=[campaign.pk]))
     assert response.status_code == 302
