@@ -331,7 +331,7 @@ def _tell_storyteller(hook: Webhook, when) -> None:
         kind="webhook_disabled",
         key=f"webhook:{hook.pk}:disabled:{when.isoformat()}",
         text=text,
-        link=reverse("campaigns:settings", args=[hook.campaign_id]) + "#webhook",
+        link=reverse("campaigns:settings", args=[hook.campaign_id]),
     )
     notify([note])
 

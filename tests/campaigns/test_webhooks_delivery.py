@@ -102,7 +102,7 @@ def test_repeated_failures_disable_the_hook_and_the_conteur_sees_it(
     assert "Le serveur a répondu 500." in body and "Réactiver" in body
     note = Notification.objects.get(user=storyteller)
     assert note.text == "Le webhook de la campagne est désactivé après 3 échecs d'affilée."
-    assert note.link == reverse("campaigns:settings", args=[campaign.pk]) + "#webhook"
+    assert note.link == reverse("campaigns:settings", args=[campaign.pk])
 
     response = storyteller_client.post(reverse("campaigns:webhook_enable", args=[campaign.pk]))
     assert response.status_code == 302
