@@ -140,3 +140,27 @@ def test_nothing_is_posted_without_a_hook(campaign, player, aelis, as_member, co
     with committed():
         roll(campaign, player, aelis, as_member)
     assert not WebhookDelivery.objects.exists()
+
+
+def test_a_journal_written_through_the_api_is_posted(
+    hooked, storyteller, play_session, receiver, committed
+):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(storyteller)
+    base = f"/api/campaigns/{hooked.pk}/sessions/"
+    with committed():
+        response = api.patch(f"{base}{play_session.pk}/", {"notes": "Vael brûle."}, format="json")
+    assert response.status_code == 200
+    with committed():
+        created = api.post(
+            base,
+            {"title": "Le retour", "scheduled_at": "2030-05-01T20:00:00+02:00", "notes": "Fin."},
+            format="json",
+        )
+    assert created.status_code == 201
+    assert receiver.wait_for(2) == [
+        f"Journal de la séance « {play_session.title} » :\n\nVael brûle.",
+        "Journal de la séance « Le retour » :\n\nFin.",
+    ]
