@@ -137,7 +137,7 @@ def webhook_test(*, campaign: Campaign) -> WebhookDelivery:
         raise ValidationError(_("Le webhook est désactivé : réactivez-le d'abord."))
     text = message_text("test", campaign=campaign.name)
     delivery = WebhookDelivery.objects.create(webhook=hook, key=f"test:{uuid.uuid4()}", text=text)
-    transaction.on_commit(lambda: deliver(delivery.pk))
+    transaction.on_commit(lambda: deliver(delivery.pk), robust=True)
     return delivery
 
 
@@ -170,7 +170,8 @@ def webhook_post(*, campaign_id: int, key: str, kind: str, **context) -> None:
     """Post the message `kind` (drawn from `context`, which every member may see) to the
     campaign's hook, once per `key`, after the current transaction commits; nothing when the
     campaign has no enabled hook (the message is drawn only then)."""
-    transaction.on_commit(lambda: _queue(campaign_id, key, kind, context))
+    # robust: a failure to queue the news is logged, never the writer's error.
+    transaction.on_commit(lambda: _queue(campaign_id, key, kind, context), robust=True)
 
 
 def _queue(campaign_id: int, key: str, kind: str, context: dict) -> None:
