@@ -25,6 +25,7 @@ import requests
 from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.db import connections, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
@@ -68,9 +69,13 @@ def webhook_url_check(url: str) -> str:
     `WEBHOOK_ALLOW_LOOPBACK` is on (DEBUG, tests). An address written as an IP must be public
     (no private, link-local or reserved range); names are not resolved here."""
     url = (url or "").strip()
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    if parts.scheme not in {"http", "https"} or not host:
+    try:
+        URLValidator(schemes=["http", "https"])(url)
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except (ValidationError, ValueError):
+        host = ""
+    if not host:
         raise ValidationError({"url": _("Donnez une adresse complète, commençant par https://.")})
     if parts.username or parts.password:
         raise ValidationError({"url": _("L'adresse ne doit pas contenir d'identifiants.")})

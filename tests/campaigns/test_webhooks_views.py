@@ -104,6 +104,9 @@ def test_public_https_addresses_are_accepted(address):
         "https://[fd00::1]/hook",
         "https://redis/hook",
         "https://nas.local/hook",
+        "https://[oops/hook",
+        "https://exa mple.org/hook",
+        "javascript:alert(1)",
     ],
 )
 def test_other_addresses_are_refused(address):
