@@ -38,6 +38,8 @@ from campaigns.models import (
     Membership,
     Notification,
     Species,
+    Webhook,
+    WebhookDelivery,
 )
 from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
 from progression.models import Advance, ArcAward, Ellipse, Training, XpEntry
@@ -101,6 +103,8 @@ SECTIONS: tuple[Section, ...] = (
 # Models linked to a campaign that are deliberately left out, and why.
 EXCLUDED: dict[type[models.Model], str] = {
     Invitation: "Les jetons d'invitation sont des secrets : ils ne voyagent pas dans un fichier.",
+    Webhook: "L'adresse du webhook est un secret : elle ne voyage pas dans un fichier.",
+    WebhookDelivery: "Les envois au webhook sont un journal technique, propre à ce serveur.",
 }
 
 

@@ -408,7 +408,23 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Twice per lease (progression.services.JOB_LEASE, 20 s): an orphaned job is sent again
     # within 30 s of its last heartbeat.
     "jobs-requeue": {"task": "progression.tasks.jobs_requeue", "schedule": 10.0},
+    # Webhook deliveries left waiting (campaigns.webhooks.deliveries_requeue).
+    "webhook-deliveries-requeue": {
+        "task": "campaigns.tasks.webhook_deliveries_requeue",
+        "schedule": 60.0,
+    },
 }
+
+# Webhooks (campaigns/webhooks.py): each attempt waits at most WEBHOOK_TIMEOUT seconds; a hook
+# failing WEBHOOK_FAILURE_LIMIT attempts in a row is disabled until its Conteur turns it back on.
+# Plain http is accepted only to this machine (127.0.0.1, ::1, localhost), and only when
+# WEBHOOK_ALLOW_LOOPBACK is on (DEBUG's value by default): a local receiver, never in production.
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=5.0)
+WEBHOOK_FAILURE_LIMIT = env.int("WEBHOOK_FAILURE_LIMIT", default=10)
+WEBHOOK_ALLOW_LOOPBACK = env.bool("WEBHOOK_ALLOW_LOOPBACK", default=DEBUG)
+# Without a broker (tasks run in-process) a delivery runs in a thread of its own, so the request
+# that wrote the news never waits on the hook; the test suite runs it inline instead.
+WEBHOOK_EAGER_IN_THREAD = True
 
 LOGGING = {
     "version": 1,

@@ -183,8 +183,12 @@ class CampaignScopedDetail(InCampaignView, generics.RetrieveUpdateDestroyAPIView
         )
         for name, value in data.items():
             setattr(entry, name, value)
-        services.entry_save(entry=entry)
+        self.save(entry)
         return self.render(entry)
+
+    def save(self, entry) -> None:
+        """Write the changed row (by default `services.entry_save`)."""
+        services.entry_save(entry=entry)
 
     def perform_destroy(self, instance) -> None:
         services.entry_delete(entry=instance)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from campaigns import api
+from campaigns import api, webhook_api
 
 app_name = "campaigns_api"
 
@@ -26,6 +26,13 @@ urlpatterns = [
         name="invitation-revoke",
     ),
     path("invitations/accept/", api.InvitationAccept.as_view(), name="invitation-accept"),
+    path(IN_CAMPAIGN + "webhook/", webhook_api.WebhookDetail.as_view(), name="webhook"),
+    path(IN_CAMPAIGN + "webhook/test/", webhook_api.WebhookTest.as_view(), name="webhook-test"),
+    path(
+        IN_CAMPAIGN + "webhook/enable/",
+        webhook_api.WebhookEnable.as_view(),
+        name="webhook-enable",
+    ),
     path(IN_CAMPAIGN + "arcs/", api.ArcList.as_view(), name="arc-list"),
     path(IN_CAMPAIGN + "arcs/<int:pk>/", api.ArcDetail.as_view(), name="arc-detail"),
     path(IN_CAMPAIGN + "arcs/<int:pk>/close/", api.ArcClose.as_view(), name="arc-close"),

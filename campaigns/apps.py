@@ -7,6 +7,10 @@ class CampaignsConfig(AppConfig):
     verbose_name = _("Campagnes")
 
     def ready(self) -> None:
-        from campaigns import live  # the registry is ready: models may load
+        # Registered in the web process too: without a broker the webhook's task runs in-process.
+        from campaigns import (
+            live,  # the registry is ready: models may load
+            tasks,  # noqa: F401
+        )
 
         live.connect()

@@ -166,3 +166,17 @@ class FlawForm(forms.ModelForm):
         fields = ["name", "value", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
         help_texts = {"value": _("Points de création rendus au personnage.")}
+
+
+class WebhookForm(forms.Form):
+    """The hook's address; `campaigns.webhooks.webhook_url_check` decides whether it may serve."""
+
+    url = forms.CharField(
+        label=_("Adresse du webhook"),
+        max_length=500,
+        widget=forms.URLInput(attrs={"placeholder": "https://discord.com/api/webhooks/…"}),
+        help_text=_(
+            "Un webhook Discord (Paramètres du salon › Intégrations › Webhooks) ou toute adresse "
+            "qui accepte du JSON. Seul le Conteur la voit."
+        ),
+    )

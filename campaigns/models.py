@@ -440,3 +440,57 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+# --- the campaign's webhook: its public table news posted to a chat (Discord or any JSON URL) ---
+
+
+class Webhook(models.Model):
+    """Where the campaign's public news is posted. The URL is a secret (the Conteur's only);
+    `failures` counts failed attempts in a row, and reaching the limit disables the hook."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="webhook")
+    url = models.URLField(_("adresse du webhook"), max_length=500)
+    enabled = models.BooleanField(default=True)
+    failures = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"webhook of campaign {self.campaign_id}"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("en attente")
+    SENDING = "sending", _("en cours d'envoi")
+    SENT = "sent", _("envoyé")
+    FAILED = "failed", _("échec")
+    DROPPED = "dropped", _("abandonné")
+
+
+class WebhookDelivery(models.Model):
+    """One message for the hook, once per `key` (a log row, a journal text, an arc's award):
+    a retried or duplicated task finds its row already claimed or sent and posts nothing."""
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    key = models.CharField(max_length=120)
+    text = models.TextField(max_length=2000)
+    status = models.CharField(
+        max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "key"], name="webhook_delivery_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key

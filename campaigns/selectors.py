@@ -20,6 +20,7 @@ from campaigns.models import (
     Membership,
     Role,
     Species,
+    Webhook,
 )
 
 
@@ -121,3 +122,8 @@ def compendium_for_campaign(*, campaign: Campaign) -> dict[str, list]:
         slug: list(compendium_entries(campaign=campaign, slug=slug))
         for slug in compendium_kind_models()
     }
+
+
+def webhook_for_campaign(*, campaign: Campaign) -> Webhook | None:
+    """The campaign's webhook, or None (for its Conteur: the URL is a secret)."""
+    return Webhook.objects.filter(campaign=campaign).first()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaigns import views
+from campaigns import views, webhook_views
 from common import converters  # noqa: F401 (registers <rowid:…>)
 
 app_name = "campaigns"
@@ -10,6 +10,14 @@ urlpatterns = [
     path("campaigns/", views.campaign_list, name="list"),
     path("campaigns/new/", views.campaign_create, name="create"),
     path(campaign + "settings/", views.campaign_settings, name="settings"),
+    path(campaign + "settings/webhook/", webhook_views.webhook_save, name="webhook_save"),
+    path(campaign + "settings/webhook/test/", webhook_views.webhook_test, name="webhook_test"),
+    path(
+        campaign + "settings/webhook/enable/", webhook_views.webhook_enable, name="webhook_enable"
+    ),
+    path(
+        campaign + "settings/webhook/delete/", webhook_views.webhook_delete, name="webhook_delete"
+    ),
     path(campaign + "members/", views.members, name="members"),
     path(
         campaign + "members/<rowid:membership_pk>/remove/",

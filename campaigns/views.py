@@ -38,6 +38,7 @@ from campaigns.policy import (
     explains_refusal,
     is_storyteller,
 )
+from campaigns.webhook_views import webhook_context
 from common.htmx import HtmxHttpRequest
 
 
@@ -94,7 +95,7 @@ def campaign_settings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "campaigns/settings.html",
-        {"campaign": campaign, "is_storyteller": True, "form": form},
+        {"campaign": campaign, "is_storyteller": True, "form": form} | webhook_context(campaign),
     )
 
 

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from campaigns import services as campaign_services
+from campaigns import webhooks
 from campaigns.live import notify
 from campaigns.models import Arc, ArcCloses, ArcStatus, Membership, Notification, Role
 from characters.models import Character
@@ -294,7 +295,17 @@ def _award_finish(
             current.finished_at = timezone.now()
             current.save(update_fields=["status", "paid", "summary", "finished_at"])
             _notify_storyteller(arc, key=award_key(arc.pk, revision), paid_to=len(summary))
+            _post_award(arc, key=award_key(arc.pk, revision), summary=summary)
     return current
+
+
+def _post_award(arc: Arc, *, key: str, summary: list[dict[str, Any]]) -> None:
+    """Post who received what to the campaign's webhook (once per award revision)."""
+    rows = [row for row in summary if row["paid"]]
+    if rows:
+        webhooks.webhook_post(
+            campaign_id=arc.campaign_id, key=f"award:{key}", kind="award", arc=arc.title, rows=rows
+        )
 
 
 def _notify_storyteller(arc: Arc, *, key: str, paid_to: int) -> None:

@@ -489,6 +489,10 @@ class PlaySessionList(CampaignScopedList):
     def rows(self):
         return selectors.play_sessions_for_campaign(campaign=self.campaign)
 
+    def write(self, data: dict) -> PlaySession:
+        entry = PlaySession(campaign=self.campaign, **data)
+        return services.play_session_save(play_session=entry)
+
 
 class PlaySessionDetail(CampaignScopedDetail):
     api_tag = "Séances"
@@ -501,3 +505,6 @@ class PlaySessionDetail(CampaignScopedDetail):
     input_serializer_class = s.PlaySessionIn
     output_serializer_class = s.PlaySessionOut
     rows = PlaySessionList.rows
+
+    def save(self, entry: PlaySession) -> None:
+        services.play_session_save(play_session=entry)

@@ -11,8 +11,11 @@ class SessionsConfig(AppConfig):
 
     def ready(self) -> None:
         from characters.services import register_death_listener
-        from sessions import injury_rest, live, writes  # the registry is ready: models may load
+
+        # the registry is ready: models may load
+        from sessions import injury_rest, live, webhook_news, writes
 
         injury_rest.register()
         register_death_listener(writes.fatal_in_fights)
         live.connect()
+        webhook_news.connect()

@@ -22,6 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from campaigns import services as campaign_services
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from characters.models import Character, SpecialState
@@ -31,7 +32,7 @@ from rules import reference
 from rules import states as rules_states
 from rules.check import CRITICAL_FAILURE, RandomSource, roll_check
 from rules.french import de
-from sessions import consequences, morale, rolls, writes
+from sessions import consequences, morale, rolls, webhook_news, writes
 from sessions.checks import PreparedCheck, RollRequest, check_prepare
 from sessions.errors import rule_call, violation
 from sessions.injuries import injury_effect, roller_injuries
@@ -523,3 +524,20 @@ def injury_heal(*, campaign: Campaign, by, injury_id: int) -> TableEvent:
         character=character,
         payload={"injury": injury.pk, "healed": True},
     )
+
+
+# --- play sessions -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def play_session_save(*, play_session: PlaySession) -> PlaySession:
+    """Validate and save a play session (`campaigns.services.entry_save`); a journal saved with
+    a new text is posted to the campaign's webhook once committed."""
+    previous = (
+        PlaySession.objects.filter(pk=play_session.pk).values_list("notes", flat=True).first()
+        if play_session.pk is not None
+        else None
+    )
+    campaign_services.entry_save(entry=play_session)
+    webhook_news.journal_post(play_session, previous=previous or "")
+    return play_session

@@ -20,7 +20,7 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
-from sessions import selectors
+from sessions import selectors, services
 from sessions.forms import PlaySessionForm
 
 
@@ -56,7 +56,7 @@ def session_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = PlaySessionForm(request.POST or None, campaign=campaign, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            play_session = campaign_services.entry_save(entry=form.save(commit=False))
+            play_session = services.play_session_save(play_session=form.save(commit=False))
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -88,7 +88,7 @@ def session_edit(request: HtmxHttpRequest, pk: int, session_pk: int) -> HttpResp
     form = PlaySessionForm(request.POST or None, instance=play_session, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         try:
-            play_session = campaign_services.entry_save(entry=form.save(commit=False))
+            play_session = services.play_session_save(play_session=form.save(commit=False))
         except ValidationError as error:
             form.add_error(None, error)
         else:

@@ -10,3 +10,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # has its own tests against `bin/web`).
 LIVE_PUSH = False
 LIVE_POLL_SECONDS = 1.5
+
+# Webhook deliveries run inline when eager (not in a thread): the tests see their result at once.
+WEBHOOK_EAGER_IN_THREAD = False
+WEBHOOK_ALLOW_LOOPBACK = True

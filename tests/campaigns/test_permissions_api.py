@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaigns import api_urls
+from campaigns import api_urls, webhooks
 from campaigns.models import Membership
 from sessions import api_urls as session_api_urls
 
@@ -50,6 +50,12 @@ ENTRY_DATA = {
 
 def _campaign(w):
     return {"campaign_id": w["campaign"].pk}
+
+
+def _hooked(w):
+    """The campaign, with a webhook (the Conteur's; its address never reaches anyone else)."""
+    webhooks.webhook_save(campaign=w["campaign"], url="https://discord.com/api/webhooks/1/a")
+    return _campaign(w)
 
 
 def _object(key):
@@ -95,6 +101,16 @@ MATRIX = {
         },
     ),
     "invitation-revoke": (_object("invitation"), {"POST": (None, conteur(200))}),
+    "webhook": (
+        _hooked,
+        {
+            "GET": (None, conteur(200)),
+            "PUT": (lambda w: {"url": "https://discord.com/api/webhooks/2/b"}, conteur(200)),
+            "DELETE": (None, conteur(204)),
+        },
+    ),
+    "webhook-test": (_hooked, {"POST": (None, conteur(200))}),
+    "webhook-enable": (_hooked, {"POST": (None, conteur(200))}),
     "invitation-accept": (
         lambda w: {},
         {

@@ -111,6 +111,16 @@ MATRIX = [
     ("invitations", _c, "get", None, MANAGE_PAGE),
     ("invitation_create", _c, "post", lambda w: {"days": 7, "max_uses": 3}, MANAGE_ACTION),
     ("invitation_revoke", _invitation, "post", None, MANAGE_ACTION),
+    (
+        "webhook_save",
+        _c,
+        "post",
+        lambda w: {"url": "https://discord.com/api/webhooks/1/a"},
+        MANAGE_ACTION,
+    ),
+    ("webhook_test", _c, "post", None, MANAGE_ACTION),
+    ("webhook_enable", _c, "post", None, MANAGE_ACTION),
+    ("webhook_delete", _c, "post", None, MANAGE_ACTION),
     # The join page is for people outside the campaign; members are told they are in already.
     # A signed-out visitor sees whom the link is from and for, and how to sign up or log in.
     (
