@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 # The keys of every choice set the pages show, and the rules engine's multiplier keys.
 KEYS_ALSO_FRENCH = {
     "correction", "ellipse", "zone", "public", "import", "action", "expert", "combat", "table",
-    "place", "note", "faction", "page", "image", "secret",
+    "place", "note", "faction", "page", "image", "secret", "sent",
 }  # fmt: skip
 ENGLISH_WORDS = {
     "the", "and", "your", "you", "with", "must", "password", "characters", "field", "required",
