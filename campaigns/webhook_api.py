@@ -58,6 +58,10 @@ class WebhookView(InCampaignView):
             raise Http404("Cette campagne n'a pas de webhook.")
         return hook
 
+    def get_object(self) -> Webhook:
+        # DRF's OPTIONS describes PUT by reading the object; there is one per campaign.
+        return self.hook()
+
 
 class WebhookDetail(WebhookView):
     """The campaign's webhook (the Conteur): read it, set its address, remove it."""
