@@ -12,7 +12,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.metadata import SimpleMetadata
@@ -22,6 +22,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import set_rollback
 
 from common.api_schema import (
+    REPLAYED,
     RETRY_AFTER_HEADER,
     TRANSPORT_ERRORS,
     blank_text_constraint,
@@ -188,6 +189,18 @@ ERROR_DESCRIPTIONS = {
     "429": "Trop de requêtes : attendez le nombre de secondes de l'en-tête `Retry-After`.",
     **TRANSPORT_ERRORS,
 }
+
+
+def replay_responses(serializer, *, keyed: bool = True) -> dict:
+    """The answers of a write a retry may replay: 201 done now, 200 a replay of what was done
+    (docs/api.md, « Idempotency keys »); with a key, 422 for that key sent with another request."""
+    responses = {
+        201: OpenApiResponse(serializer, description="Fait."),
+        200: OpenApiResponse(serializer, description=REPLAYED),
+    }
+    if keyed:
+        responses[422] = OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["422"])
+    return responses
 
 
 class ApiSchema(AutoSchema):

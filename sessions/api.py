@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
-from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
+from common.api_errors import ApiSchema, replay_responses
 from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.conditional import etag_matches
 from common.parsers import JSONParser
@@ -129,14 +129,7 @@ class RollList(TableView, generics.ListAPIView):
             rolls = rolls.filter(arc_id=arc)
         return rolls
 
-    @extend_schema(
-        parameters=[IDEMPOTENCY_KEY],
-        responses={
-            201: s.RollOut,
-            200: s.RollOut,
-            422: OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["422"]),
-        },
-    )
+    @extend_schema(parameters=[IDEMPOTENCY_KEY], responses=replay_responses(s.RollOut))
     def post(self, request: Request, campaign_id: int) -> Response:
         serializer = s.RollIn(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -371,8 +364,10 @@ class FortuneView(TableView):
         return (key or uuid.uuid4().hex)[:64]
 
     def answer(self, event) -> Response:
+        """201 for the event just logged, 200 for a replay: the one already logged (docs/api.md,
+        « Idempotency keys »)."""
         out = s.MoraleEventOut({"event": event, "morale": _panel(self, self.request)})
-        return Response(out.data, status=201)
+        return Response(out.data, status=201 if event.created else 200)
 
 
 class FateSpend(FortuneView):
@@ -382,7 +377,7 @@ class FateSpend(FortuneView):
 
     input_serializer_class = s.FateSpendIn
 
-    @extend_schema(responses={201: s.MoraleEventOut})
+    @extend_schema(parameters=[IDEMPOTENCY_KEY], responses=replay_responses(s.MoraleEventOut))
     def post(self, request: Request, campaign_id: int) -> Response:
         data = self.validated()
         event = fortune.fate_spend(
@@ -403,7 +398,7 @@ class FortuneRequest(FortuneView):
 
     input_serializer_class = s.FortuneRequestIn
 
-    @extend_schema(responses={201: s.MoraleEventOut})
+    @extend_schema(parameters=[IDEMPOTENCY_KEY], responses=replay_responses(s.MoraleEventOut))
     def post(self, request: Request, campaign_id: int) -> Response:
         data = self.validated()
         event = fortune.fortune_request(
@@ -423,7 +418,7 @@ class FortuneAnswer(FortuneView):
 
     input_serializer_class = s.FortuneAnswerIn
 
-    @extend_schema(responses={201: s.MoraleEventOut})
+    @extend_schema(responses=replay_responses(s.MoraleEventOut, keyed=False))
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
         if not selectors.fortune_request_exists(campaign=self.campaign, pk=pk):
             raise Http404
