@@ -18,22 +18,29 @@ def _version_field() -> serializers.IntegerField:
 
 
 def _input_field(spec) -> serializers.Field:
+    """A sheet field as a request takes it, described by its French name (and who may write it)."""
+    text = str(spec.label) + (" (le Conteur seul)" if spec.storyteller_only else "")
     if spec.kind == "int":
-        return serializers.IntegerField(min_value=spec.low, max_value=spec.high, required=False)
+        return serializers.IntegerField(
+            min_value=spec.low, max_value=spec.high, required=False, help_text=text
+        )
     if spec.kind == "bool":
-        return BooleanField(required=False)
+        return BooleanField(required=False, help_text=text)
     if spec.kind == "choice":
-        return serializers.ChoiceField(choices=spec.choices, required=False)
+        return serializers.ChoiceField(choices=spec.choices, required=False, help_text=text)
     if spec.kind == "species":
-        return serializers.IntegerField(allow_null=True, required=False)
-    return TextField(max_length=spec.high, allow_blank=True, required=False)
+        return serializers.IntegerField(
+            allow_null=True, required=False, help_text=f"{text} : l'id d'une espèce du compendium"
+        )
+    return TextField(max_length=spec.high, allow_blank=True, required=False, help_text=text)
 
 
 LANGUAGE_KEYS = [lang.key for lang in reference.LANGUAGES]
 
 
 class CharacterPatchIn(serializers.Serializer):
-    """PATCH: any editable fields, plus the version they were read at (or an If-Match header)."""
+    """The sheet fields to change, by name, each with its own type and bounds — at least one —
+    and the `version` they were read at (or an If-Match header). Fields not sent are unchanged."""
 
     requires_a_field_besides = ("version",)  # the schema says so (a PATCH of nothing is a 400)
     version = _version_field()

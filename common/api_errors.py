@@ -203,6 +203,14 @@ def replay_responses(serializer, *, keyed: bool = True) -> dict:
     return responses
 
 
+def _without_fields(schema: dict, besides) -> dict:
+    """What a body sending none of `schema`'s fields but `besides` is: a `not` of it says
+    « at least one field », as one object (an `anyOf` of one `required` per field read as that
+    many shapes). A field `{"not": {}}` may be absent only."""
+    names = [name for name in schema.get("properties", {}) if name not in besides]
+    return {"properties": {name: {"not": {}} for name in names}}
+
+
 class ApiSchema(AutoSchema):
     """The schema of a view with `input_serializer_class` and `output_serializer_class`.
 
@@ -231,8 +239,7 @@ class ApiSchema(AutoSchema):
                     blank_text_constraint(field, schema["properties"][name])
         besides = getattr(serializer, "requires_a_field_besides", None)
         if direction == "request" and besides is not None:
-            names = [name for name in schema.get("properties", {}) if name not in besides]
-            schema["anyOf"] = [{"required": [name]} for name in names]
+            schema["not"] = _without_fields(schema, besides)
         # A rule between fields its `validate()` checks, said in JSON Schema (`anyOf`…).
         extra = getattr(serializer, "request_schema_extra", None)
         if direction == "request" and extra:
