@@ -373,7 +373,8 @@ class FortuneView(TableView):
 class FateSpend(FortuneView):
     """The Conteur spends Fatalité (§14): to worsen a situation or as maluses on a luck roll.
     Logged with its reason; more than the pool holds is a 400 in French and changes nothing. The
-    same `Idempotency-Key` header (or `idempotency_key` field) returns the spend already made."""
+    same `Idempotency-Key` header (or `idempotency_key` field) again answers the spend already
+    made (200) instead of a new one (201); with another request it is refused (422)."""
 
     input_serializer_class = s.FateSpendIn
 
@@ -394,7 +395,8 @@ class FateSpend(FortuneView):
 class FortuneRequest(FortuneView):
     """A player asks to spend Fortune points of its character, several at once (§14: with the
     Conteur's agreement): a pending request in the log and the Moral (`fortune_requests`),
-    nothing spent yet. The same `Idempotency-Key` returns the request already made."""
+    nothing spent yet. The same `Idempotency-Key` again answers the request already made (200)
+    instead of a new one (201); with another request it is refused (422)."""
 
     input_serializer_class = s.FortuneRequestIn
 
@@ -414,7 +416,8 @@ class FortuneRequest(FortuneView):
 
 class FortuneAnswer(FortuneView):
     """The Conteur accepts (the points leave the sheet) or refuses a pending Fortune request
-    (§14); logged. The same answer again returns the one already given."""
+    (§14); logged. The same answer again answers the one already given (200), nothing spent
+    twice."""
 
     input_serializer_class = s.FortuneAnswerIn
 
