@@ -345,6 +345,27 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The API's sections, in a newcomer's order: every operation carries one of these (its view's
+    # `api_tag`, docs/api.md#sections), and Swagger UI lists them in this order.
+    "TAGS": [
+        {"name": "Authentification", "description": "Obtenir et révoquer son jeton."},
+        {"name": "Campagnes", "description": "Les campagnes dont vous êtes membre."},
+        {"name": "Membres", "description": "Les joueurs d'une campagne et leurs rôles."},
+        {"name": "Invitations", "description": "Les liens d'invitation du Conteur."},
+        {"name": "Arcs", "description": "Les arcs d'une campagne."},
+        {"name": "Séances", "description": "Les séances d'un arc."},
+        {"name": "Personnages", "description": "Les fiches : création, lecture, écritures."},
+        {"name": "Compendium", "description": "Espèces, classes, voies, aptitudes, atouts…"},
+        {"name": "Table", "description": "Jets, journal, Moral, Fatalité et Fortune."},
+        {"name": "Combat", "description": "Les combats : participants, tours, attaques, sorts."},
+        {"name": "Expérience", "description": "L'expérience d'un arc et ce qu'elle achète."},
+        {"name": "Entraînements", "description": "Les entraînements d'un personnage."},
+        {"name": "Ellipses", "description": "Le temps qui passe entre deux arcs."},
+        {"name": "Notifications", "description": "Ce qui vous attend."},
+    ],
+    # Tags folded: past 150 tags and operations shown, Swagger UI draws only those on screen,
+    # and a page listing every operation showed its first three sections. Filter by tag name.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "docExpansion": "none", "filter": True},
     # Choice sets several request shapes share (a sheet's rows, as written and as exported).
     "ENUM_NAME_OVERRIDES": {
         "SkillRowKindEnum": ["skill", "forgotten_domain"],

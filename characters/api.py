@@ -40,7 +40,7 @@ from campaigns.models import Membership
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from characters import api_detail, condition, creation, selectors, services
 from characters import serializers as s
-from characters.api_docs import IF_MATCH, IF_MATCH_REQUIRED, description
+from characters.api_docs import IF_MATCH, IF_MATCH_REQUIRED, PATCH_EXAMPLES, description
 from characters.models import Character, SkillKind
 from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
 from common.api_schema import IF_NONE_MATCH, ROW_ID_PARAMETER, VERSION_TAG, etag, tag_version
@@ -303,7 +303,13 @@ def _owner(request: Request, campaign):
     responses={200: s.CharacterOut, 304: OpenApiResponse(description=NOT_MODIFIED)},
     parameters=[IF_NONE_MATCH],
 )
-@doc("PATCH", "characters_partial_update", request=s.CharacterPatchIn, responses=WRITE_RESPONSES)
+@doc(
+    "PATCH",
+    "characters_partial_update",
+    request=s.CharacterPatchIn,
+    responses=WRITE_RESPONSES,
+    examples=PATCH_EXAMPLES,
+)
 @doc("DELETE", "characters_destroy", responses={204: None}, parameters=[])
 @endpoint(["GET", "PATCH", "DELETE"])
 def character_detail(request: Request, pk: int) -> Response:

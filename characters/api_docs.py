@@ -1,10 +1,28 @@
 """What the character API's schema says of each operation: its description (the view functions'
 docstrings are for the code's readers) and the version headers of the sheet's writes."""
 
+from drf_spectacular.utils import OpenApiExample
+
 from common.api_schema import if_match
 
 IF_MATCH = if_match(required=False)  # a write with a body may say its version in `version`
 IF_MATCH_REQUIRED = if_match(required=True)  # a body-less write has only the header
+
+# A sheet PATCH is one object: the fields to change by name, and the version read.
+PATCH_EXAMPLES = [
+    OpenApiExample(
+        "Un champ",
+        value={"karma": 3, "version": 12},
+        request_only=True,
+        media_type="application/json",
+    ),
+    OpenApiExample(
+        "Plusieurs champs",
+        value={"vitality_current": 9, "fragility": 1, "version": 12},
+        request_only=True,
+        media_type="application/json",
+    ),
+]
 
 VERSIONED_WRITE = (
     "Say which version of the sheet you read: `If-Match` with the sheet's `ETag` "

@@ -18,22 +18,29 @@ def _version_field() -> serializers.IntegerField:
 
 
 def _input_field(spec) -> serializers.Field:
+    """A sheet field as a request takes it, described by its French name (and who may write it)."""
+    text = str(spec.label) + (" (le Conteur seul)" if spec.storyteller_only else "")
     if spec.kind == "int":
-        return serializers.IntegerField(min_value=spec.low, max_value=spec.high, required=False)
+        return serializers.IntegerField(
+            min_value=spec.low, max_value=spec.high, required=False, help_text=text
+        )
     if spec.kind == "bool":
-        return BooleanField(required=False)
+        return BooleanField(required=False, help_text=text)
     if spec.kind == "choice":
-        return serializers.ChoiceField(choices=spec.choices, required=False)
+        return serializers.ChoiceField(choices=spec.choices, required=False, help_text=text)
     if spec.kind == "species":
-        return serializers.IntegerField(allow_null=True, required=False)
-    return TextField(max_length=spec.high, allow_blank=True, required=False)
+        return serializers.IntegerField(
+            allow_null=True, required=False, help_text=f"{text} : l'id d'une espèce du compendium"
+        )
+    return TextField(max_length=spec.high, allow_blank=True, required=False, help_text=text)
 
 
 LANGUAGE_KEYS = [lang.key for lang in reference.LANGUAGES]
 
 
 class CharacterPatchIn(serializers.Serializer):
-    """PATCH: any editable fields, plus the version they were read at (or an If-Match header)."""
+    """The sheet fields to change, by name, each with its own type and bounds — at least one —
+    and the `version` they were read at (or an If-Match header). Fields not sent are unchanged."""
 
     requires_a_field_besides = ("version",)  # the schema says so (a PATCH of nothing is a 400)
     version = _version_field()
@@ -299,6 +306,92 @@ class ChangeOut(serializers.ModelSerializer):
         fields = ["id", "version", "field", "old_value", "new_value", "action", "by", "at"]
 
 
+class ClosedMapIn(serializers.Serializer):
+    """An object whose keys are a closed list of names (each an optional field): any other key
+    is refused, and the schema says `additionalProperties: false`."""
+
+    request_schema_extra = {"additionalProperties": False}
+    unknown_message = "Nom inconnu."
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = [key for key in data if key not in self.fields]
+            if unknown:
+                raise serializers.ValidationError({key: [self.unknown_message] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class CreationSkillIn(serializers.Serializer):
+    """One skill of a new character: its level and its expertises."""
+
+    level = serializers.IntegerField(
+        min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX, default=0
+    )
+    expertises = serializers.ListField(
+        child=TextField(max_length=120, allow_blank=True), max_length=50, default=list
+    )
+
+
+class CreationLanguageIn(serializers.Serializer):
+    """One language of a new character: its level, and whether it is written."""
+
+    level = serializers.IntegerField(
+        min_value=reference.SKILL_MIN, max_value=reference.SKILL_MAX, default=0
+    )
+    writing = BooleanField(default=False)
+
+
+class CreationCharacteristicsIn(ClosedMapIn):
+    """The nine characteristics by name (those not sent keep their starting value)."""
+
+    unknown_message = "Caractéristique inconnue."
+
+    def get_fields(self):
+        return {
+            name: serializers.IntegerField(
+                min_value=0, max_value=20, required=False, help_text=SHEET_FIELDS[name].label
+            )
+            for name in reference.CHARACTERISTICS
+        }
+
+
+class CreationPremicesIn(ClosedMapIn):
+    """The prémices of the three gauges by name."""
+
+    unknown_message = "Jauge inconnue."
+
+    def get_fields(self):
+        return {
+            gauge: serializers.IntegerField(min_value=0, max_value=45, required=False)
+            for gauge in reference.GAUGES
+        }
+
+
+class CreationSkillsIn(ClosedMapIn):
+    """The skills by key (`tir`, `melee`…), each with its level and expertises; the others are
+    not bought."""
+
+    unknown_message = "Compétence inconnue."
+
+    def get_fields(self):
+        return {
+            skill.key: CreationSkillIn(required=False, help_text=str(skill.label))
+            for skill in reference.SKILLS
+        }
+
+
+class CreationLanguagesIn(ClosedMapIn):
+    """The languages by key (`occidental`…), each with its level and writing."""
+
+    unknown_message = "Langue inconnue."
+
+    def get_fields(self):
+        return {
+            lang.key: CreationLanguageIn(required=False, help_text=str(lang.label))
+            for lang in reference.LANGUAGES
+        }
+
+
 class CreationIn(serializers.Serializer):
     """A new character: the same data the creation wizard sends, checked by the same rules."""
 
@@ -314,47 +407,16 @@ class CreationIn(serializers.Serializer):
     species = serializers.IntegerField(allow_null=True, required=False)
     lineage = TextField(max_length=120, allow_blank=True, required=False)
     notes = TextField(max_length=20_000, allow_blank=True, required=False)
-    characteristics = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=20), required=False
-    )
+    characteristics = CreationCharacteristicsIn(required=False)
     origin = serializers.IntegerField(min_value=0, max_value=20, required=False)
     combativeness = serializers.IntegerField(min_value=0, max_value=10, required=False)
-    premices = serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=45), required=False
-    )
-    skills = serializers.DictField(child=serializers.DictField(), required=False)
-    languages = serializers.DictField(child=serializers.DictField(), required=False)
+    premices = CreationPremicesIn(required=False)
+    skills = CreationSkillsIn(required=False)
+    languages = CreationLanguagesIn(required=False)
     classes = serializers.ListField(child=serializers.IntegerField(), required=False)
     abilities = serializers.ListField(child=serializers.IntegerField(), required=False)
     assets = serializers.ListField(child=serializers.IntegerField(), required=False)
     flaws = serializers.ListField(child=serializers.IntegerField(), required=False)
-
-    def validate_characteristics(self, value):
-        unknown = set(value) - set(reference.CHARACTERISTICS)
-        if unknown:
-            raise serializers.ValidationError(f"Caractéristiques inconnues : {sorted(unknown)}.")
-        return value
-
-    def validate_skills(self, value):
-        return {k: _level_entry(v, ("level", "expertises")) for k, v in value.items()}
-
-    def validate_languages(self, value):
-        return {k: _level_entry(v, ("level", "writing")) for k, v in value.items()}
-
-
-def _level_entry(value: dict, keys) -> dict:
-    level = value.get("level", 0)
-    if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 10:
-        raise serializers.ValidationError("Le niveau doit être un entier entre 0 et 10.")
-    entry = {"level": level}
-    if "expertises" in keys:
-        expertises = value.get("expertises") or []
-        if not isinstance(expertises, list) or not all(isinstance(e, str) for e in expertises):
-            raise serializers.ValidationError("Les expertises sont une liste de textes.")
-        entry["expertises"] = expertises
-    if "writing" in keys:
-        entry["writing"] = bool(value.get("writing"))
-    return entry
 
 
 # --- a sheet's export, as the import takes it back ----------------------------------------

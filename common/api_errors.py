@@ -12,7 +12,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.metadata import SimpleMetadata
@@ -22,6 +22,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import set_rollback
 
 from common.api_schema import (
+    REPLAYED,
     RETRY_AFTER_HEADER,
     TRANSPORT_ERRORS,
     blank_text_constraint,
@@ -190,6 +191,26 @@ ERROR_DESCRIPTIONS = {
 }
 
 
+def replay_responses(serializer, *, keyed: bool = True) -> dict:
+    """The answers of a write a retry may replay: 201 done now, 200 a replay of what was done
+    (docs/api.md, « Idempotency keys »); with a key, 422 for that key sent with another request."""
+    responses = {
+        201: OpenApiResponse(serializer, description="Fait."),
+        200: OpenApiResponse(serializer, description=REPLAYED),
+    }
+    if keyed:
+        responses[422] = OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["422"])
+    return responses
+
+
+def _without_fields(schema: dict, besides) -> dict:
+    """What a body sending none of `schema`'s fields but `besides` is: a `not` of it says
+    « at least one field », as one object (an `anyOf` of one `required` per field read as that
+    many shapes). A field `{"not": {}}` may be absent only."""
+    names = [name for name in schema.get("properties", {}) if name not in besides]
+    return {"properties": {name: {"not": {}} for name in names}}
+
+
 class ApiSchema(AutoSchema):
     """The schema of a view with `input_serializer_class` and `output_serializer_class`.
 
@@ -218,8 +239,7 @@ class ApiSchema(AutoSchema):
                     blank_text_constraint(field, schema["properties"][name])
         besides = getattr(serializer, "requires_a_field_besides", None)
         if direction == "request" and besides is not None:
-            names = [name for name in schema.get("properties", {}) if name not in besides]
-            schema["anyOf"] = [{"required": [name]} for name in names]
+            schema["not"] = _without_fields(schema, besides)
         # A rule between fields its `validate()` checks, said in JSON Schema (`anyOf`…).
         extra = getattr(serializer, "request_schema_extra", None)
         if direction == "request" and extra:

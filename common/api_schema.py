@@ -63,11 +63,17 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     {"type": "string", "minLength": 1, "maxLength": 64, "pattern": NO_NUL},
     OpenApiParameter.HEADER,
     description=(
-        "Une clé par jet voulu (ou le champ `idempotency_key`) : la même requête renvoyée avec la "
-        "même clé rend le jet déjà fait (200) ; une autre requête avec cette clé est refusée "
-        "(422). Sans clé, chaque requête lance un nouveau jet."
+        "Une clé par action voulue (une UUID ; sur un jet, Fatalité ou Fortune, aussi le champ "
+        "`idempotency_key`) : la même requête renvoyée avec la même clé n'agit pas deux fois et "
+        "rend ce qui a déjà été fait, en 200 au lieu de 201 ; une autre requête avec cette clé "
+        "est refusée (422). Sans clé, chaque requête est une nouvelle action."
     ),
 )
+REPLAYED = (
+    "Rejeu : la même requête avec la même clé d'idempotence (ou la même réponse déjà donnée). "
+    "Rien n'est refait ; la réponse est ce qui a été fait la première fois, tel qu'il est."
+)
+
 
 # Response headers, as `headers` objects of a response.
 ETAG_HEADER = {

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from campaigns.api import CampaignScopedDetail, CampaignScopedList
 from campaigns.models import Arc
 from campaigns.policy import campaign_get_for_member
-from common.api_errors import ERROR_DESCRIPTIONS, ApiErrorSerializer, ApiSchema
+from common.api_errors import ApiSchema, replay_responses
 from common.api_schema import IDEMPOTENCY_KEY, ROW_ID_PARAMETER
 from common.conditional import etag_matches
 from common.parsers import JSONParser
@@ -129,14 +129,7 @@ class RollList(TableView, generics.ListAPIView):
             rolls = rolls.filter(arc_id=arc)
         return rolls
 
-    @extend_schema(
-        parameters=[IDEMPOTENCY_KEY],
-        responses={
-            201: s.RollOut,
-            200: s.RollOut,
-            422: OpenApiResponse(ApiErrorSerializer, description=ERROR_DESCRIPTIONS["422"]),
-        },
-    )
+    @extend_schema(parameters=[IDEMPOTENCY_KEY], responses=replay_responses(s.RollOut))
     def post(self, request: Request, campaign_id: int) -> Response:
         serializer = s.RollIn(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -371,18 +364,21 @@ class FortuneView(TableView):
         return (key or uuid.uuid4().hex)[:64]
 
     def answer(self, event) -> Response:
+        """201 for the event just logged, 200 for a replay: the one already logged (docs/api.md,
+        « Idempotency keys »)."""
         out = s.MoraleEventOut({"event": event, "morale": _panel(self, self.request)})
-        return Response(out.data, status=201)
+        return Response(out.data, status=201 if event.created else 200)
 
 
 class FateSpend(FortuneView):
     """The Conteur spends Fatalité (§14): to worsen a situation or as maluses on a luck roll.
     Logged with its reason; more than the pool holds is a 400 in French and changes nothing. The
-    same `Idempotency-Key` header (or `idempotency_key` field) returns the spend already made."""
+    same `Idempotency-Key` header (or `idempotency_key` field) again answers the spend already
+    made (200) instead of a new one (201); with another request it is refused (422)."""
 
     input_serializer_class = s.FateSpendIn
 
-    @extend_schema(responses={201: s.MoraleEventOut})
+    @extend_schema(parameters=[IDEMPOTENCY_KEY], responses=replay_responses(s.MoraleEventOut))
     def post(self, request: Request, campaign_id: int) -> Response:
         data = self.validated()
         event = fortune.fate_spend(
@@ -399,11 +395,12 @@ class FateSpend(FortuneView):
 class FortuneRequest(FortuneView):
     """A player asks to spend Fortune points of its character, several at once (§14: with the
     Conteur's agreement): a pending request in the log and the Moral (`fortune_requests`),
-    nothing spent yet. The same `Idempotency-Key` returns the request already made."""
+    nothing spent yet. The same `Idempotency-Key` again answers the request already made (200)
+    instead of a new one (201); with another request it is refused (422)."""
 
     input_serializer_class = s.FortuneRequestIn
 
-    @extend_schema(responses={201: s.MoraleEventOut})
+    @extend_schema(parameters=[IDEMPOTENCY_KEY], responses=replay_responses(s.MoraleEventOut))
     def post(self, request: Request, campaign_id: int) -> Response:
         data = self.validated()
         event = fortune.fortune_request(
@@ -419,11 +416,12 @@ class FortuneRequest(FortuneView):
 
 class FortuneAnswer(FortuneView):
     """The Conteur accepts (the points leave the sheet) or refuses a pending Fortune request
-    (§14); logged. The same answer again returns the one already given."""
+    (§14); logged. The same answer again answers the one already given (200), nothing spent
+    twice."""
 
     input_serializer_class = s.FortuneAnswerIn
 
-    @extend_schema(responses={201: s.MoraleEventOut})
+    @extend_schema(responses=replay_responses(s.MoraleEventOut, keyed=False))
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
         if not selectors.fortune_request_exists(campaign=self.campaign, pk=pk):
             raise Http404

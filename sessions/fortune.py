@@ -13,6 +13,7 @@ from rules.french import de
 from sessions import morale, writes
 from sessions.errors import rule_call, violation
 from sessions.models import TableEvent, TableEventKind, Visibility
+from sessions.rolls import IdempotencyKeyReused
 
 FATE_SPEND_VISIBILITIES = (Visibility.PUBLIC, Visibility.STORYTELLER)
 
@@ -40,11 +41,12 @@ def fate_spend(
     pool = writes.lock_pool(campaign)
     existing = _keyed_event(campaign, by, "fate_spend_key", idempotency_key)
     if existing is not None:
-        return existing
+        asked = {"fate_spent": points, "reason": reason, "visibility": visibility}
+        return _replayed(existing, asked, action="une nouvelle dépense")
     left = rule_call(lambda: rules_states.spend_capped(pool.fate, points))
     pool.fate = left
     pool.save(update_fields=["fate", "updated_at"])
-    return writes.log_event(
+    return _created(writes.log_event(
         campaign_id=campaign.pk,
         kind=TableEventKind.MORALE,
         summary=f"Le Conteur dépense {points} Fatalité ({reason}) : reste {left}.",
@@ -52,7 +54,7 @@ def fate_spend(
         visibility=visibility,
         payload={"fate_spent": points, "fate": left, "reason": reason,
                  "fate_spend_key": idempotency_key},
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def _keyed_event(campaign: Campaign, by, name: str, idempotency_key: str) -> TableEvent | None:
@@ -64,6 +66,25 @@ def _keyed_event(campaign: Campaign, by, name: str, idempotency_key: str) -> Tab
     ).first()
 
 
+def _replayed(existing: TableEvent, asked: dict, *, action: str) -> TableEvent:
+    """The event a key already logged, for the same request again (`created` False: a replay,
+    answered 200); the key with another request is refused (422) and changes nothing."""
+    logged = {
+        "visibility": existing.visibility,
+        "character": existing.character_id,
+        **existing.payload,
+    }
+    if any(logged.get(name) != value for name, value in asked.items()):
+        raise IdempotencyKeyReused(action)
+    existing.created = False
+    return existing
+
+
+def _created(event: TableEvent) -> TableEvent:
+    event.created = True
+    return event
+
+
 @transaction.atomic
 def fortune_request(
     *, campaign: Campaign, by, character_id: int, points: int, reason: str, idempotency_key: str
@@ -72,16 +93,17 @@ def fortune_request(
     a pending line of the log the Conteur accepts or refuses. Nothing is spent yet; asking for
     more than the sheet holds is refused now."""
     writes.lock_pool(campaign)
+    reason = reason.strip()
     existing = _keyed_event(campaign, by, "fortune_request_key", idempotency_key)
     if existing is not None:
-        return existing
+        asked = {"character": character_id, "fortune_request": points, "reason": reason}
+        return _replayed(existing, asked, action="une nouvelle demande")
     character = writes.lock_character(campaign, character_id, "character")
     writes.require_controller(campaign, character, by)
-    reason = reason.strip()
     if not reason:
         raise violation("reason", "Dites en quelques mots à quoi sert la Fortune.")
     rule_call(lambda: rules_states.spend_capped(character.fortune, points, "Fortune"))
-    return writes.log_event(
+    return _created(writes.log_event(
         campaign_id=campaign.pk,
         kind=TableEventKind.MORALE,
         summary=f"{character.name} demande à dépenser {points} Fortune ({reason}).",
@@ -89,7 +111,7 @@ def fortune_request(
         character=character,
         payload={"fortune_request": points, "reason": reason,
                  "fortune_status": morale.FORTUNE_PENDING, "fortune_request_key": idempotency_key},
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 @transaction.atomic
@@ -110,6 +132,7 @@ def fortune_answer(*, campaign: Campaign, by, request_id: int, accept: bool) -> 
             campaign=campaign, payload__fortune_answer=request_id, payload__fortune_status=status
         ).first()
         if answered is not None:  # the same answer again (a retry): the one already logged
+            answered.created = False
             return answered
         raise ValidationError("Cette demande de Fortune n'existe pas ou a déjà eu sa réponse.")
     character = writes.lock_character(campaign, asked.character_id, "request")
@@ -125,15 +148,17 @@ def fortune_answer(*, campaign: Campaign, by, request_id: int, accept: bool) -> 
     status = morale.FORTUNE_ACCEPTED if accept else morale.FORTUNE_REFUSED
     asked.payload = {**asked.payload, "fortune_status": status}
     asked.save(update_fields=["payload"])
-    return writes.log_event(
-        campaign_id=campaign.pk,
-        kind=TableEventKind.MORALE,
-        summary=summary,
-        by=by,
-        character=character,
-        payload={
-            "fortune_answer": asked.pk,
-            "fortune_status": status,
-            "fortune_spent": points if accept else 0,
-        },
+    return _created(
+        writes.log_event(
+            campaign_id=campaign.pk,
+            kind=TableEventKind.MORALE,
+            summary=summary,
+            by=by,
+            character=character,
+            payload={
+                "fortune_answer": asked.pk,
+                "fortune_status": status,
+                "fortune_spent": points if accept else 0,
+            },
+        )
     )

@@ -44,12 +44,12 @@ class IdempotencyKeyReused(ValidationError):
 
     http_status = 422
 
-    def __init__(self):
+    def __init__(self, action: str = "un nouveau jet"):
         super().__init__(
             {
                 "idempotency_key": [
                     "Cette clé d'idempotence a déjà servi pour une autre requête : "
-                    "envoyez une nouvelle clé pour un nouveau jet."
+                    f"envoyez une nouvelle clé pour {action}."
                 ]
             }
         )

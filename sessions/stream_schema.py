@@ -22,7 +22,7 @@ def add_event_stream(result: dict, generator, request, public) -> dict:
             "operationId": "campaigns_stream",
             "summary": "Le journal en direct (SSE)",
             "description": DESCRIPTION,
-            "tags": ["campaigns"],
+            "tags": ["Table"],  # beside the log it streams
             "parameters": [
                 _integer("campaign_id", "path", "La campagne.", required=True),
                 _integer("after", "query", "Le curseur à partir duquel reprendre."),
