@@ -385,7 +385,10 @@ def test_a_forced_regeneration_costs_the_action_and_leaves_serious_wounds(
     regenerated"."""
     from sessions.combat.regeneration import regeneration_force
 
-    Character.objects.filter(pk=aelis.pk).update(vitality_current=10)
+    Character.objects.filter(pk=aelis.pk).update(vitality_current=10, vitality_regeneration=3)
+    brigand = named("Brigand 1")
+    brigand.profile["regeneration"] = {"vitality": 4}
+    brigand.save(update_fields=["profile"])
     fight.refresh_from_db()
     regeneration_force(
         campaign=as_member(campaign, player),
