@@ -133,9 +133,11 @@ def _perils(
 
 
 def round_end(fighter: RoundFighter, rng: RandomSource | None = None) -> RoundEnd:
-    """Close round `fighter.round` for one combatant still in the fight and open the next: Agonie
-    of a full round at 0, regenerations, knock-out and incantation counts, Finesse points, then
-    the new round's Péril checks (with the Agonie just grown)."""
+    """Close round `fighter.round` for one combatant still in the fight and open the next.
+
+    Reading (§13 "a tour is a round"), in this order: the Agonie of a full round at 0, the
+    regenerations, the knock-out and incantation counts, the Finesse points, then the new
+    round's Péril checks (with the Agonie just grown, §8)."""
     vitality = fighter.gauges["vitality"]
     agony = agony_after_turn(fighter.agony, vitality) if grows_agony(fighter) else fighter.agony
     gauges, healed = _regenerate(fighter.gauges, fighter.regeneration)
