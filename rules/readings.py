@@ -124,6 +124,7 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ("§8", "A round at 0 Vitalité is full; judged before regeneration", "rules.rounds.grows_agony"),
     ("§8", "A knock-out's rounds are those after the fall", "rules.rounds.knock_out_left"),
     ("§13", "What happens once per round, in order", "rules.rounds.round_end"),
+    ("§8", "Péril is rolled at round 1's start too", "rules.rounds.round_start_perils"),
     (
         "§13",
         "Forced regeneration: a regenerated gauge, at most its points",

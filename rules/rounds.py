@@ -113,6 +113,15 @@ def _regenerate(
     return after, healed
 
 
+def round_start_perils(
+    fighter: RoundFighter, rng: RandomSource | None = None
+) -> tuple[dict[str, Gauge], tuple[PerilRoll, ...]]:
+    """The first round's start (§8 Reading "at each turn start"): only the Péril checks — the
+    other rounds' come with the previous round's end (`round_end`)."""
+    gauges = dict(fighter.gauges)
+    return gauges, _perils(gauges, fighter, fighter.agony, rng)
+
+
 def _perils(
     gauges: dict[str, Gauge], fighter: RoundFighter, agony: int, rng: RandomSource | None
 ) -> tuple[PerilRoll, ...]:

@@ -46,7 +46,7 @@ from sessions.combat.steps import (
     require_storyteller,
     step_log,
 )
-from sessions.combat.turns import round_ends
+from sessions.combat.turns import round_ends, round_one_starts
 from sessions.errors import violation
 from sessions.models import (
     Combatant,
@@ -371,6 +371,8 @@ def initiative_roll(
         raise violation("encounter", _("Ajoutez d'abord des combattants."))
     for combatant in fighting:
         _initiative(combatant, rng, 0)
+    starting = Lines([], [])
+    round_one_starts(campaign, by, fighting, starting, rng)
     Combatant.objects.bulk_update(
         fighting,
         [
@@ -380,9 +382,12 @@ def initiative_roll(
             "combativeness",
             "finesse_points",
             "profile",
+            "status",
         ],
     )
     encounter.order = round_order(combatants)
+    if not encounter.order:
+        raise violation("encounter", _("Plus personne n'est en état de combattre."))
     encounter.status, encounter.round, encounter.position = EncounterStatus.RUNNING, 1, 0
     encounter.turn += 1
     encounter.save(update_fields=["order", "status", "round", "position", "turn"])
@@ -393,6 +398,8 @@ def initiative_roll(
         lines.public.append(_("Initiative : %(list)s.") % {"list": ", ".join(visible)})
     if hidden := [text for c, text in rolled if c.hidden]:
         lines.hidden.append(_("Initiative des cachés : %(list)s.") % {"list": ", ".join(hidden)})
+    lines.public += starting.public
+    lines.hidden += starting.hidden
     _order_lines(lines, encounter, by_pk)
     _acts_now(lines, encounter, by_pk, by)
     step_log(encounter, by, lines)

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from rules import reference
 from rules import rounds as rules_rounds
+from rules import states as rules_states
 from rules.check import RandomSource
 from sessions import writes
 from sessions.combat.harm import Fighter, fighter_of, store_npc_gauges
@@ -38,6 +39,26 @@ def round_ends(
         _store(fighter, end, by)
         _log(fighter, end, lines)
     Combatant.objects.bulk_update(present, UPDATED)
+
+
+def round_one_starts(
+    campaign, by, fighting: list[Combatant], lines: Lines, rng: RandomSource | None
+) -> None:
+    """The fight's first round starts (§8 Reading "at each turn start"): the Péril checks of
+    those already in péril (`rules.rounds.round_start_perils`); the caller saves the rows."""
+    for combatant in fighting:
+        fighter = fighter_of(campaign, combatant, lock=True)
+        if not any(g.peril and not g.stabilised for g in fighter.gauges().values()):
+            continue
+        start = _round_fighter(fighter, 0)
+        gauges, perils = rules_rounds.round_start_perils(start, rng)
+        _store_gauges(fighter, gauges, {}, by)
+        for peril in perils:
+            lines.add(combatant, _peril_text(fighter.name, peril))
+        fragility, exhaustion = start.fragility, start.exhaustion
+        if rules_states.outlook(gauges, fragility, exhaustion).dead:
+            combatant.status = CombatantStatus.DEAD
+            lines.add(combatant, _("%(name)s est mort.") % {"name": fighter.name})
 
 
 def _regeneration(fighter: Fighter) -> dict[str, int]:
@@ -84,13 +105,19 @@ def _store(fighter: Fighter, end: rules_rounds.RoundEnd, by) -> None:
             combatant.status = CombatantStatus.ACTIVE
     if end.outlook.dead:
         combatant.status = CombatantStatus.DEAD
+    _store_gauges(fighter, end.gauges, {"agony": end.agony}, by)
+
+
+def _store_gauges(fighter: Fighter, gauges, tracks: dict[str, int], by) -> None:
+    """The gauges (and tracks, e.g. Agonie) on the sheet (versioned, history) or the NPC's row."""
     before = fighter.gauges()
-    changed = {n: g for n, g in end.gauges.items() if g != before[n]}
+    changed = {n: g for n, g in gauges.items() if g != before[n]}
     if fighter.character is None:
-        combatant.agony = end.agony
-        store_npc_gauges(combatant, {**before, **changed})
+        for name, value in tracks.items():
+            setattr(fighter.combatant, name, value)
+        store_npc_gauges(fighter.combatant, {**before, **changed})
         return
-    values = {"agony": end.agony}
+    values = dict(tracks)
     for name, gauge in changed.items():
         values |= {f"{name}_current": gauge.current, f"{name}_scars": gauge.scars}
     writes.sheet_write(fighter.character, values, by)

@@ -9,7 +9,13 @@ from rules.alterations import Alterations, altered, npc_alterations, sheet_alter
 from rules.check import Check
 from rules.errors import RuleError
 from rules.gauges import Gauge
-from rules.rounds import RoundFighter, forced_regeneration_points, knock_out_left, round_end
+from rules.rounds import (
+    RoundFighter,
+    forced_regeneration_points,
+    knock_out_left,
+    round_end,
+    round_start_perils,
+)
 from rules.states import FURY, Condition
 from tests.dice import Faces
 
@@ -169,3 +175,11 @@ def test_forced_regeneration_refused(requested, regeneration):
 
 def test_forced_regeneration_up_to_the_regeneration():
     assert forced_regeneration_points(4, 4) == 4
+
+
+def test_the_first_rounds_start_rolls_peril_only():
+    """§8 Reading: « at each turn start » — round 1's too, before anyone acts."""
+    hurt = Gauge(maximum=15, current=0, scars=5, peril=True)
+    gauges, (peril,) = round_start_perils(fighter(gauges={"energy": hurt}, agony=1), Faces(1, 2))
+    # 1 − 2 + 3 = 2 against 5 scars + Agonie 1: four scars more.
+    assert peril.scars_added == 4 and gauges["energy"].scars == 9

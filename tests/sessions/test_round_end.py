@@ -117,10 +117,12 @@ def test_item_9_an_npcs_agony_counts_on_its_initiative_and_peril(conteur, storyt
         campaign=conteur, by=storyteller, encounter_id=encounter.pk, rng=Faces(then=5)
     )
     assert named("Loup 1").initiative_breakdown["agony"] == 2
-    # Péril: Résilience 2 + die 4 = 6 against 3 scars + Agonie 2.
+    # Péril at each round's start: Résilience 2 + die 5 (round 1), then die 4 (round 2), each
+    # against 3 scars + Agonie 2.
     end_round(conteur, storyteller, encounter, rng=Faces(then=4))
-    line = TableEvent.objects.filter(summary__contains="Péril (Énergie)").get()
-    assert "Loup 1 fait 6 contre 5, réussi." in line.summary
+    lines = TableEvent.objects.filter(summary__contains="Péril (Énergie)").order_by("pk")
+    assert "Loup 1 fait 7 contre 5, réussi." in lines[0].summary
+    assert "Loup 1 fait 6 contre 5, réussi." in lines[1].summary
 
 
 def test_item_13_only_a_regenerated_gauge_can_be_forced_by_at_most_its_points(
@@ -195,3 +197,16 @@ def test_item_19_characters_regenerate_at_round_end_like_npcs(
     aelis.refresh_from_db()
     assert (aelis.energy_current, aelis.energy_scars) == (12, 1)
     assert TableEvent.objects.filter(summary__contains="Aelis régénère : +2 Énergie.").exists()
+
+
+def test_item_7_peril_is_rolled_at_the_first_rounds_start_too(conteur, storyteller, aelis, brann):
+    """§8 Reading: « at each turn start, for each gauge in péril » — round 1 included."""
+    Character.objects.filter(pk=aelis.pk).update(
+        vitality_current=0, vitality_peril=True, vitality_scars=4, agony=1
+    )
+    # Initiatives: Aelis 5, Brann 5; then Aelis's Péril: 1 − 2 + 2 = 1 against 4 + Agonie 1.
+    start(conteur, storyteller, [aelis, brann], faces=Faces(5, 5, 1, 2, then=None))
+    aelis.refresh_from_db()
+    assert aelis.vitality_scars == 8
+    line = TableEvent.objects.filter(summary__contains="Péril (Vitalité)").get()
+    assert "Aelis fait 1 contre 5, raté : 4 cicatrices de plus." in line.summary
