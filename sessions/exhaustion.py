@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import Http404
 from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
+from characters.models import Character
 from rules import states as rules_states
 from sessions import writes
 from sessions.errors import violation
@@ -25,6 +27,8 @@ def exhaustion_change(*, campaign: Campaign, by, character_id: int, change: int)
     if change not in CHANGES:
         raise violation("change", _("Donnez (+1) ou retirez (−1) un point d'Épuisement."))
     writes.lock_pool(campaign)
+    if not Character.objects.filter(campaign=campaign, pk=character_id).exists():
+        raise Http404("Personnage introuvable.")
     character = writes.lock_character(campaign, character_id, "character")
     before = rules_states.Condition(fragility=character.fragility, exhaustion=character.exhaustion)
     after = rules_states.add_exhaustion(before, change)

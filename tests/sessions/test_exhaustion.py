@@ -4,6 +4,7 @@ table and the fight (logged), as any other state change »; Épuisement 6 kills 
 import pytest
 from rest_framework.test import APIClient
 
+from campaigns.models import Campaign
 from characters.models import Character
 from sessions.combat import fights as combat
 from sessions.models import Combatant, TableEvent
@@ -87,3 +88,13 @@ def test_item_25_exhaustion_six_in_a_fight_kills_at_once(
     assert done.status_code == 302 and done["Location"].endswith(screen)
     assert Combatant.objects.get(name="Aelis").status == "dead"
     assert TableEvent.objects.filter(summary__contains="Aelis meurt").exists()
+
+
+def test_item_25_a_character_of_another_campaign_is_not_found(campaign, storyteller, outsider):
+    elsewhere = Character.objects.create(
+        campaign=Campaign.objects.create(name="Une autre table"), owner=outsider, name="Ysolde"
+    )
+    answer = api(storyteller).post(url(campaign, elsewhere), {"change": 1}, format="json")
+    assert answer.status_code == 404
+    elsewhere.refresh_from_db()
+    assert elsewhere.exhaustion == 0
