@@ -457,13 +457,13 @@ class ExhaustionChange(TableView):
     input_serializer_class = s.ExhaustionIn
 
     @extend_schema(request=s.ExhaustionIn, responses={201: s.EventOut})
-    def post(self, request: Request, campaign_id: int, pk: int) -> Response:
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
         serializer = self.input_serializer_class(data=request.data)
         serializer.is_valid(raise_exception=True)
         event = exhaustion.exhaustion_change(
             campaign=self.campaign,
             by=request.user,
-            character_id=pk,
+            character_id=character_id,
             change=serializer.validated_data["change"],
         )
         return Response(s.EventOut(event).data, status=201)

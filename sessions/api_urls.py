@@ -26,7 +26,7 @@ urlpatterns = [
     ),
     path(IN_CAMPAIGN + "injuries/<int:pk>/heal/", api.InjuryHeal.as_view(), name="injury-heal"),
     path(
-        IN_CAMPAIGN + "characters/<int:pk>/exhaustion/",
+        IN_CAMPAIGN + "characters/<int:character_id>/exhaustion/",
         api.ExhaustionChange.as_view(),
         name="exhaustion",
     ),
