@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run dev test bench lint format install install-dev migrate clean
+.PHONY: run dev test bench lint format install install-dev migrate clean docs
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,3 +55,7 @@ format: install-dev
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis
+
+# docs/rules.md: RULES.md's readings, generated from rules/readings.py (a test keeps them in sync).
+docs: install
+	$(PY) -m rules readings > docs/rules.md

@@ -56,6 +56,13 @@ for _gauge in reference.GAUGES:
         _int(f"{_gauge}_ephemeral", _("éphémère"), 0, 10_000),
         SheetField(f"{_gauge}_stabilised", _("stabilisé"), "bool"),
         SheetField(f"{_gauge}_peril", _("en péril"), "bool"),
+        _int(
+            f"{_gauge}_regeneration",
+            _("régénération par tour de combat"),
+            0,
+            1000,
+            storyteller_only=True,
+        ),
     ]
 _FIELDS += [
     _int("impact_points", _("points d'Impact"), 0, 100),

@@ -86,6 +86,14 @@ class Character(models.Model):
     confidence_ephemeral = models.PositiveIntegerField(_("Confiance éphémère"), default=0)
     confidence_stabilised = models.BooleanField(_("Confiance stabilisée"), default=False)
     confidence_peril = models.BooleanField(_("Confiance en péril"), default=False)
+    # §13 Reading: points each gauge regenerates at every round's end in a fight (0: none).
+    vitality_regeneration = models.PositiveSmallIntegerField(
+        _("régénération de Vitalité"), default=0
+    )
+    energy_regeneration = models.PositiveSmallIntegerField(_("régénération d'Énergie"), default=0)
+    confidence_regeneration = models.PositiveSmallIntegerField(
+        _("régénération de Confiance"), default=0
+    )
 
     # §1 — the row pools' current values (each ≤ its row score: the rules engine checks).
     impact_points = models.PositiveSmallIntegerField(_("points d'Impact"), default=0)

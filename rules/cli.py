@@ -1,4 +1,5 @@
-"""Command line for Conteurs and scripts: `python -m rules odds|roll …` (§5)."""
+"""Command line for Conteurs and scripts: `python -m rules odds|roll …` (§5), and
+`python -m rules readings` (the Markdown of docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import random
 import sys
 from collections.abc import Sequence
 
-from rules.check import OUTCOME_LABELS, Check, roll_check, system_rng
+from rules.check import OUTCOME_LABELS, Check, roll_check, roll_totals, system_rng
 from rules.errors import RuleError
 from rules.odds import check_odds
+from rules.readings import document
 
 
 def _add_check_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check_arguments(roll)
     roll.add_argument("--seed", type=int, default=None, help="graine (tests, reproductibilité)")
     roll.add_argument("--count", type=int, default=1, help="nombre de jets")
+    commands.add_parser("readings", help="les lectures des règles (docs/rules.md)")
     return parser
 
 
@@ -60,6 +63,9 @@ def _percent(p: float) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit code (2 on invalid inputs)."""
     args = build_parser().parse_args(argv)
+    if args.command == "readings":
+        sys.stdout.write(document())
+        return 0
     try:
         check = _check_from(args)
     except RuleError as error:
@@ -81,13 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.count < 0:
         print("count : Le nombre de jets ne peut pas être négatif.", file=sys.stderr)
         return 2
+    if not args.json:
+        out.writelines(f"{total}\n" for total in roll_totals(check, args.count, args.seed))
+        return 0
     rng = random.Random(args.seed) if args.seed is not None else system_rng()
     for _ in range(args.count):
-        breakdown = roll_check(check, rng)
-        if args.json:
-            out.write(json.dumps(breakdown.to_dict(), ensure_ascii=False) + "\n")
-        else:
-            out.write(f"{breakdown.total}\n")
+        out.write(json.dumps(roll_check(check, rng).to_dict(), ensure_ascii=False) + "\n")
     return 0
 
 

@@ -25,10 +25,6 @@ class Gauge:
         return self.maximum - self.current
 
 
-def full_gauge(maximum: int) -> Gauge:
-    return Gauge(maximum=maximum, current=maximum)
-
-
 def take_damage(gauge: Gauge, amount: int, serious: int = 0) -> Gauge:
     """Return the gauge after `amount` damage, `serious` of it serious wounds. Reading (§3):
     ephemeral points absorb it first; serious wounds are scars, each adds one (never more than the

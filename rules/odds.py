@@ -376,7 +376,11 @@ def odds_table(
     agony: int = 0,
 ) -> list[TableRow]:
     """Return a sheet's odds table: for each (skill, level, expert), P(success) at every
-    complexity. Pools are shared between rows, so a whole sheet costs a few distinct pools."""
+    complexity. Pools are shared between rows, so a whole sheet costs a few distinct pools.
+
+    Kept: no page shows a whole table yet; `bench/odds.py` measures it against icepool (the
+    cost of a sheet's odds from scratch), and `tests/rules/test_odds.py` holds it to
+    `check_odds`."""
     complexities = tuple(complexities)
     target = difficulty + agony
     rows = []

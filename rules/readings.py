@@ -1,10 +1,14 @@
 """Index of RULES.md's readings: where each product decision lives, one named place each.
 
 Change a reading in the place named here; this index only points at it (a test checks that every
-target exists and documents its reading).
+target exists and documents its reading). docs/rules.md is generated from it:
+`python -m rules readings > docs/rules.md` (`make docs`).
 """
 
 from __future__ import annotations
+
+import importlib
+import inspect
 
 READINGS: tuple[tuple[str, str, str], ...] = (
     ("§1", "Grid placement follows the source's order", "rules.reference.COLUMNS"),
@@ -131,4 +135,48 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ("§13", "A held combatant may only free itself", "rules.combat.held_can_act"),
     ("§13", "Freeing oneself: Force/Agilité + Bagarre vs the total", "rules.combat.escape_check"),
     ("§13", "A hold ends when either is out of the fight", "rules.combat.hold_lasts"),
+    ("§8", "A round at 0 Vitalité is full; judged before regeneration", "rules.rounds.grows_agony"),
+    ("§8", "A knock-out's rounds are those after the fall", "rules.rounds.knock_out_left"),
+    ("§13", "What happens once per round, in order", "rules.rounds.round_end"),
+    ("§8", "Péril is rolled at round 1's start too", "rules.rounds.round_start_perils"),
+    (
+        "§13",
+        "Forced regeneration: a regenerated gauge, at most its points",
+        "rules.rounds.forced_regeneration_points",
+    ),
+    ("§13", "An NPC's rolls carry its own Agonie only", "rules.alterations.npc_alterations"),
 )
+
+
+def _section_key(section: str) -> int:
+    return int(section.lstrip("§"))
+
+
+def _doc(target: str) -> str:
+    module_name, _, attribute = target.rpartition(".")
+    obj = getattr(importlib.import_module(module_name), attribute)
+    if callable(obj) and not isinstance(obj, type):
+        return inspect.getdoc(obj) or ""
+    return ""
+
+
+def document() -> str:
+    """docs/rules.md: every reading by §, its one named place and that place's docstring."""
+    out = [
+        "# The readings of RULES.md, where each lives",
+        "",
+        "Generated from `rules/readings.py` by `python -m rules readings > docs/rules.md`",
+        "(`make docs`); do not edit by hand. RULES.md says what each rule is; this page says",
+        "which function of `rules/` decides it, with that function's own words.",
+    ]
+    current = None
+    ordered = sorted(READINGS, key=lambda reading: _section_key(reading[0]))
+    for section, title, target in ordered:
+        if section != current:
+            out += ["", f"## {section}"]
+            current = section
+        out += ["", f"### {title}", "", f"`{target}`"]
+        doc = _doc(target)
+        if doc:
+            out += ["", *(f"> {line}".rstrip() for line in doc.splitlines())]
+    return "\n".join(out) + "\n"

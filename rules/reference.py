@@ -196,15 +196,6 @@ LANGUAGES_BY_KEY: Mapping[str, Language] = MappingProxyType({lang.key: lang for 
 TRUE_PRIMORDIAL, PRIMORDIAL = "vrai_primordial", "primordial"
 
 
-def language_by_name(name: str) -> Language | None:
-    """Return the language named `name` (key, French label or alias, any case), or None."""
-    wanted = name.strip().casefold()
-    for lang in LANGUAGES:
-        if wanted in {lang.key, lang.label.casefold(), *(a.casefold() for a in lang.aliases)}:
-            return lang
-    return None
-
-
 # §2 — the source's meaning of each language level.
 LANGUAGE_LEVELS: Mapping[int, str] = MappingProxyType(
     {

@@ -138,7 +138,10 @@ def add_fragility(condition: Condition, points: int = 1) -> Condition:
 
 
 def add_exhaustion(condition: Condition, points: int = 1) -> Condition:
-    return replace(condition, exhaustion=min(condition.exhaustion + points, ref.EXHAUSTION_MAX))
+    """Return the condition with `points` Épuisement given (or removed, when negative), kept in
+    0..6 (§8; 6 is death, `is_fatal`)."""
+    exhaustion = min(max(condition.exhaustion + points, 0), ref.EXHAUSTION_MAX)
+    return replace(condition, exhaustion=exhaustion)
 
 
 def exhaustion_recovered(exhaustion: int, full_rest_days: int, wounds: int) -> int:

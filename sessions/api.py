@@ -29,7 +29,7 @@ from common.conditional import etag_matches
 from common.parsers import JSONParser
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import api_filters, fortune, selectors, services
+from sessions import api_filters, exhaustion, fortune, selectors, services
 from sessions import serializers as s
 from sessions.checks import check_prepare
 from sessions.injuries import roller_injuries
@@ -443,6 +443,27 @@ class InjuryHeal(TableView):
     @extend_schema(responses={201: s.EventOut})
     def post(self, request: Request, campaign_id: int, pk: int) -> Response:
         event = services.injury_heal(campaign=self.campaign, by=request.user, injury_id=pk)
+        return Response(s.EventOut(event).data, status=201)
+
+
+class ExhaustionChange(TableView):
+    """The Conteur gives (+1) or removes (−1) one Épuisement point (§8), at the table or in a
+    fight; logged. Épuisement 6 is death at once (a combatant's too)."""
+
+    queryset = Roll.objects.none()
+    output_serializer_class = s.EventOut
+    input_serializer_class = s.ExhaustionIn
+
+    @extend_schema(request=s.ExhaustionIn, responses={201: s.EventOut})
+    def post(self, request: Request, campaign_id: int, character_id: int) -> Response:
+        serializer = self.input_serializer_class(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        event = exhaustion.exhaustion_change(
+            campaign=self.campaign,
+            by=request.user,
+            character_id=character_id,
+            change=serializer.validated_data["change"],
+        )
         return Response(s.EventOut(event).data, status=201)
 
 

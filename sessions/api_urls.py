@@ -25,6 +25,11 @@ urlpatterns = [
         name="roll-consequence",
     ),
     path(IN_CAMPAIGN + "injuries/<int:pk>/heal/", api.InjuryHeal.as_view(), name="injury-heal"),
+    path(
+        IN_CAMPAIGN + "characters/<int:character_id>/exhaustion/",
+        api.ExhaustionChange.as_view(),
+        name="exhaustion",
+    ),
     path(IN_CAMPAIGN + "log/", api.TableLog.as_view(), name="log"),
     path(IN_CAMPAIGN + "arcs/<int:arc_id>/used/", api.UsedInArc.as_view(), name="used-in-arc"),
     path(IN_CAMPAIGN + "odds/", api.Odds.as_view(), name="odds"),

@@ -307,6 +307,12 @@ class FortuneRequestIn(serializers.Serializer):
     )
 
 
+class ExhaustionIn(serializers.Serializer):
+    change = serializers.ChoiceField(
+        choices=[1, -1], help_text="+1 : donner un point d'Épuisement ; -1 : en retirer un."
+    )
+
+
 class FortuneAnswerIn(serializers.Serializer):
     accept = BooleanField(help_text="true : dépenser les points ; false : refuser.")
 

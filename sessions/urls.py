@@ -39,6 +39,11 @@ urlpatterns = [
         name="fortune_answer",
     ),
     path(
+        table + "characters/<rowid:character_pk>/exhaustion/",
+        views.exhaustion_change,
+        name="exhaustion",
+    ),
+    path(
         table + "rolls/<rowid:roll_pk>/consequence/",
         views.consequence_apply,
         name="consequence",

@@ -26,7 +26,7 @@ from campaigns.policy import (
 from common.htmx import HtmxHttpRequest
 from rules import states as rules_states
 from rules.odds import check_odds
-from sessions import fortune, selectors, services
+from sessions import exhaustion, fortune, selectors, services
 from sessions.checks import check_prepare
 from sessions.combat import selectors as combat_selectors
 from sessions.forms import (
@@ -479,6 +479,40 @@ def injury_heal(request: HtmxHttpRequest, pk: int, injury_pk: int) -> HttpRespon
     if not request.htmx:
         if error:
             messages.error(request, error)
+        return redirect("sessions:table", pk=pk)
+    response = render(
+        request,
+        "sessions/page.html#morale",
+        {
+            "campaign": campaign,
+            "is_storyteller": is_storyteller(campaign),
+            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+            "morale_error": error,
+        },
+    )
+    return trigger_client_event(response, POLL_NOW) if not error else response
+
+
+@login_required
+@require_POST
+def exhaustion_change(request: HtmxHttpRequest, pk: int, character_pk: int) -> HttpResponse:
+    """The Conteur gives or removes one Épuisement point (§8): the panel comes back (HTMX), or
+    the table — or the fight's screen it was asked from — (redirect)."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    change = {"1": 1, "-1": -1}.get(request.POST.get("change", ""), 0)
+    error = None
+    try:
+        exhaustion.exhaustion_change(
+            campaign=campaign, by=request.user, character_id=character_pk, change=change
+        )
+    except ValidationError as exc:
+        error = " ".join(exc.messages)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        encounter = request.POST.get("encounter", "")
+        if encounter.isascii() and encounter.isdigit():
+            return redirect("sessions:combat_screen", pk, int(encounter))
         return redirect("sessions:table", pk=pk)
     response = render(
         request,

@@ -33,7 +33,8 @@ from sessions.models import Combatant, Encounter, PlaySession, StatBlock
 TAG = "Combat"
 CONFLICT = OpenApiResponse(
     ApiErrorSerializer,
-    description="Déjà fait, ou l'étape `turn` envoyée n'est plus celle du combat : relisez-le.",
+    description="Déjà fait, l'étape `turn` envoyée n'est plus celle du combat, le combat est "
+    "terminé ou pas commencé, ou une attaque attend sa défense : le message dit laquelle.",
 )
 
 
@@ -208,7 +209,9 @@ class EncounterNext(CombatView):
     api_descriptions = {
         "POST": "End the current action (the Conteur, or the player whose character acts): the "
         "next combatant still in the fight acts; after the last, a new round. Send the `turn` "
-        "you read: if it moved since, 409 and nothing changes (a double click skips no one).",
+        "you read: if it moved since, 409 and nothing changes (a double click skips no one). "
+        "A fight that is over or not started, or an attack awaiting its defence: 409 too, its "
+        "message naming the cause.",
     }
     input_serializer_class = s.TurnIn
     service = staticmethod(combat.turn_next)

@@ -30,12 +30,14 @@ from django.utils.translation import gettext_noop
 from campaigns.models import Campaign
 from characters.models import Character
 from rules import combat as rules_combat
+from rules.alterations import altered
 from rules.check import RandomSource, roll_check
 from sessions import writes
 from sessions.combat import summary as combat_summary
-from sessions.combat.harm import block_finesse, character_finesse, npc_profile
+from sessions.combat.harm import Fighter, block_finesse, character_finesse, npc_profile
 from sessions.combat.holds import holds_ended
 from sessions.combat.notify import turn_notify
+from sessions.combat.rollers import roller_alterations
 from sessions.combat.steps import (
     Lines,
     encounter_combatants,
@@ -44,7 +46,7 @@ from sessions.combat.steps import (
     require_storyteller,
     step_log,
 )
-from sessions.combat.turns import round_ends
+from sessions.combat.turns import round_ends, round_one_starts
 from sessions.errors import violation
 from sessions.models import (
     Combatant,
@@ -192,7 +194,7 @@ def combatants_add(
     lines = Lines([], [])
     for combatant in added:
         if encounter.round:  # a running fight: roll now, act from the next round
-            _initiative(combatant, rng)
+            _initiative(combatant, rng, encounter.round)
             text = _("%(name)s rejoint le combat (initiative %(n)d) et agira au prochain tour.")
             lines.add(combatant, text % {"name": combatant.name, "n": combatant.initiative})
         else:
@@ -285,12 +287,21 @@ def encounter_end(*, campaign: Campaign, by, encounter_id: int) -> Encounter:
 # --- initiative and turns (§13) ----------------------------------------------------------------
 
 
-def _initiative(combatant: Combatant, rng: RandomSource | None) -> None:
-    """Roll the Finesse check of initiative (§5 Reading) for one combatant."""
-    if combatant.character is not None:  # the sheet as it is now
-        combatant.finesse = character_finesse(combatant.character)
-        combatant.combativeness = combatant.character.combativeness
-    breakdown = roll_check(rules_combat.initiative_check(combatant.finesse), rng)
+def _initiative(combatant: Combatant, rng: RandomSource | None, round_: int) -> None:
+    """Roll the Finesse check of initiative (§5 Reading) for one combatant, built like a table
+    roll from its sheet (§13 Product: Épuisement, Descente, Zone…; an NPC's Agonie). One at 0
+    Vitalité is marked so that its first round counts as a full one (§8 Reading)."""
+    character = combatant.character
+    if character is not None:  # the sheet as it is now
+        combatant.finesse = character_finesse(character)
+        combatant.combativeness = character.combativeness
+    check = altered(
+        rules_combat.initiative_check(combatant.finesse), roller_alterations(combatant, character)
+    )
+    breakdown = roll_check(check, rng)
+    vitality = Fighter(combatant, character).gauges()["vitality"]
+    if vitality.current == 0 and not vitality.stabilised:
+        combatant.profile = {**combatant.profile, "zero_since": round_}
     combatant.initiative = breakdown.total
     combatant.initiative_breakdown = breakdown.to_dict()
     combatant.finesse_points = rules_combat.finesse_points_for_turn(combatant.finesse)
@@ -359,12 +370,24 @@ def initiative_roll(
     if not fighting:
         raise violation("encounter", _("Ajoutez d'abord des combattants."))
     for combatant in fighting:
-        _initiative(combatant, rng)
+        _initiative(combatant, rng, 0)
+    starting = Lines([], [])
+    round_one_starts(campaign, by, fighting, starting, rng)
     Combatant.objects.bulk_update(
         fighting,
-        ["initiative", "initiative_breakdown", "finesse", "combativeness", "finesse_points"],
+        [
+            "initiative",
+            "initiative_breakdown",
+            "finesse",
+            "combativeness",
+            "finesse_points",
+            "profile",
+            "status",
+        ],
     )
     encounter.order = round_order(combatants)
+    if not encounter.order:
+        raise violation("encounter", _("Plus personne n'est en état de combattre."))
     encounter.status, encounter.round, encounter.position = EncounterStatus.RUNNING, 1, 0
     encounter.turn += 1
     encounter.save(update_fields=["order", "status", "round", "position", "turn"])
@@ -375,6 +398,8 @@ def initiative_roll(
         lines.public.append(_("Initiative : %(list)s.") % {"list": ", ".join(visible)})
     if hidden := [text for c, text in rolled if c.hidden]:
         lines.hidden.append(_("Initiative des cachés : %(list)s.") % {"list": ", ".join(hidden)})
+    lines.public += starting.public
+    lines.hidden += starting.hidden
     _order_lines(lines, encounter, by_pk)
     _acts_now(lines, encounter, by_pk, by)
     step_log(encounter, by, lines)

@@ -1,4 +1,5 @@
-"""A forced regeneration (§13): the acting combatant restores points to a gauge at the price of
+"""A forced regeneration (§13): the acting combatant restores points to a gauge it regenerates
+(at most that regeneration's points, `rules.rounds.forced_regeneration_points`) at the price of
 as many serious wounds, and its action ends (`fights.turn_next`)."""
 
 from __future__ import annotations
@@ -13,15 +14,30 @@ from characters import condition as sheet_condition
 from rules import combat as rules_combat
 from rules import gauges as rules_gauges
 from rules import reference
+from rules import rounds as rules_rounds
+from rules.errors import RuleError
 from sessions import writes
 from sessions.combat.fights import turn_next
-from sessions.combat.harm import fighter_of, npc_gauges, store_npc_gauges
+from sessions.combat.harm import Fighter, fighter_of, npc_gauges, store_npc_gauges
 from sessions.combat.holds import refuse_if_held
 from sessions.combat.steps import Lines, encounter_combatants, encounter_running, step_log
 from sessions.errors import violation
 from sessions.models import Combatant
 
 POINTS_MAX = 10_000
+
+
+def _forceable(fighter: Fighter, gauge: str, points: int) -> int:
+    """The points the combatant may force on that gauge: its own regeneration's at most."""
+    if fighter.character is not None:
+        regeneration = getattr(fighter.character, f"{gauge}_regeneration")
+    else:
+        regeneration = (fighter.combatant.profile.get("regeneration") or {}).get(gauge, 0)
+    try:
+        return rules_rounds.forced_regeneration_points(points, regeneration)
+    except RuleError as error:
+        first = error.violations[0]
+        raise violation(first.field, first.message) from error
 
 
 @transaction.atomic
@@ -40,6 +56,7 @@ def regeneration_force(
         by_pk = {c.pk: c for c in encounter_combatants(encounter)}
         refuse_if_held(by_pk[acting.pk], by_pk, "regeneration")
     fighter = fighter_of(campaign, acting, lock=True)
+    points = _forceable(fighter, gauge, points)
     before = fighter.gauges()[gauge]
     if fighter.character is not None:
         sheet_condition.character_heal(

@@ -206,12 +206,23 @@ class SlotOut(serializers.Serializer):
     action = serializers.IntegerField(source="n", help_text="1 : première action du tour, 2…")
 
 
+ROUND_HELP = (
+    "Le numéro du tour de jeu (chaque combattant agit une fois par point de Combativité) ; "
+    "0 : pas d'initiative."
+)
+TURN_HELP = (
+    "Le compteur d'étapes du combat, pas le numéro du tour de jeu (c'est `round`) : il avance "
+    "à chaque étape (initiative, attaque, défense, action finie ou retardée). À renvoyer avec "
+    "`next/`, `delay/`, une attaque ou une régénération : s'il a changé depuis, 409."
+)
+
+
 class EncounterSummaryOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     status = EncounterStatusField()
-    round = serializers.IntegerField()
-    turn = serializers.IntegerField()
+    round = serializers.IntegerField(help_text=ROUND_HELP)
+    turn = serializers.IntegerField(help_text=TURN_HELP)
     play_session = serializers.IntegerField(source="play_session_id", allow_null=True)
     created_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
@@ -427,10 +438,8 @@ class EncounterOut(serializers.Serializer):
     id = serializers.IntegerField(source="encounter.pk")
     name = serializers.CharField(source="encounter.name")
     status = EncounterStatusField(source="encounter.status")
-    round = serializers.IntegerField(source="encounter.round", help_text="0 : pas d'initiative.")
-    turn = serializers.IntegerField(
-        source="encounter.turn", help_text="L'étape : à renvoyer avec `next/` et `delay/`."
-    )
+    round = serializers.IntegerField(source="encounter.round", help_text=ROUND_HELP)
+    turn = serializers.IntegerField(source="encounter.turn", help_text=TURN_HELP)
     play_session = serializers.IntegerField(source="encounter.play_session_id", allow_null=True)
     acting = SlotOut(allow_null=True, help_text="Qui agit (null : pas commencé, ou caché).")
     hidden_acting = serializers.BooleanField(help_text="Le Conteur joue un PNJ caché.")

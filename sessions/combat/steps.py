@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
 from sessions import writes
-from sessions.errors import violation
 from sessions.models import Combatant, Encounter, EncounterStatus, TableEventKind, Visibility
 
 
@@ -36,6 +35,16 @@ class StaleTurn(ValidationError):
                 ]
             }
         )
+
+
+class FightConflict(ValidationError):
+    """The fight's state forbids the step (ended, not started, an attack awaiting its
+    defence): 409 with the real cause, nothing changed."""
+
+    http_status = 409
+
+    def __init__(self, message: str):
+        super().__init__({"encounter": [message]})
 
 
 def require_storyteller(campaign: Campaign) -> None:
@@ -89,12 +98,14 @@ def encounter_running(campaign: Campaign, by, encounter_id: int, turn: int) -> E
     """Lock the fight, check the caller read its current step and may end the current
     action: the Conteur, or the player of the character acting now."""
     encounter = encounter_lock(campaign, encounter_id)
+    if encounter.status == EncounterStatus.ENDED:
+        raise FightConflict(_("Ce combat est terminé : il n'y a plus d'action à finir."))
     if encounter.status != EncounterStatus.RUNNING or not encounter.order:
-        raise violation("encounter", _("Lancez d'abord l'initiative."))
+        raise FightConflict(_("Lancez d'abord l'initiative."))
     if turn != encounter.turn:
         raise StaleTurn(encounter.turn)
     if encounter.pending_attack:
-        raise violation("encounter", _("Une attaque attend sa défense : résolvez-la d'abord."))
+        raise FightConflict(_("Une attaque attend sa défense : résolvez-la d'abord."))
     if not is_storyteller(campaign):
         acting = encounter.order[encounter.position]["combatant"]
         owner = (

@@ -264,24 +264,22 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
     # --- round 2: the defeated brigand skipped across the round change; the turn's effects -------
     # §8 Péril: « at each turn start, for each gauge in péril, a check with characteristic =
     # Résilience score … difficulty = that gauge's scars; on failure the gauge gains as many
-    # scars as the margin of failure »: 2 + Résilience 2 = 4 against 5 scars, one more.
-    dice.next(2, then=6)
+    # scars as the margin of failure », built with his Agonie (§13 Product): 3 + Résilience 2 = 5
+    # against 5 scars + Agonie 1, one more. Knocked out for 1 round in round 1, Brann misses
+    # round 2 (§8 Reading: « its next max(Aggravation, Agonie) rounds »).
+    dice.next(3, then=6)
     do.end_action(conteur, "Aelis")
-    dice.spent(2)
+    dice.spent(3)
     expect(do.round_number(brann)).to_have_text("2", timeout=LIVE)
     expect(do.acting(brann)).to_have_text("À Aelis d'agir", timeout=LIVE)
     for text in (
-        "Péril (Vitalité) : Brann fait 4 contre 5, raté : 1 cicatrice de plus.",
-        "Brann reprend connaissance.",  # §8: unconscious max(Aggravation, Agonie) = 1 turn
-        "Tour 2 : Aelis, Brann, Brigand 1, Brigand 2, Brigand 3, Aelis (2ᵉ action), "
+        "Péril (Vitalité) : Brann fait 5 contre 6, raté : 1 cicatrice de plus.",
+        "Tour 2 : Aelis, Brigand 1, Brigand 2, Brigand 3, Aelis (2ᵉ action), "
         "Brigand 1 (2ᵉ action), Brigand 2 (2ᵉ action), Brigand 3 (2ᵉ action).",
     ):
         expect(do.log_line(brann, text)).to_be_visible(timeout=LIVE)
     expect(brann.locator(".initiative-list")).not_to_contain_text("Brigand 4")
-    # §1: « Finesse points … are all regained each combat turn »: Brann spent one on his Esquive.
-    expect(brann.locator(".initiative-list li", has_text="Brann")).to_contain_text(
-        "3 pts de Finesse"
-    )
+    expect(brann.locator(".initiative-list")).not_to_contain_text("Brann")
     shoot([(aelis, 1280), (brann, 390)], "round-2", "À Aelis d'agir.")
 
     # --- a healing spell on Brann, its difficulty and complexity computed from his sheet --------
@@ -307,7 +305,7 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
         5, 5, 5, 5, 5, 5, then=6
     )  # skill 0 − complexity 6 + 1 focus die: 6 dice, the worst kept
     spell.get_by_role("button", name="Incanter").click()
-    expect(do.acting(aelis)).to_have_text("À Brann d'agir")
+    expect(do.acting(aelis)).to_have_text("À Brigand 1 d'agir")
     dice.spent(5, 5, 5, 5, 5, 5)
     cast = do.log_line(brann, "Aelis incante « Souffle de vie »")
     expect(cast).to_contain_text(
@@ -315,28 +313,32 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
         timeout=LIVE,
     )
     expect(cast).to_contain_text("L'incantation prend le reste du tour d'Aelis (1 action).")
-    expect(do.acting(brann)).to_have_text("À Brann d'agir", timeout=LIVE)
+    expect(do.acting(brann)).to_have_text("À Brigand 1 d'agir", timeout=LIVE)
 
     # --- the rest of round 2, then round 3's Agonie and Péril --------------------------------------
-    do.settle(brann, "À Brann d'agir.")
-    do.end_action(brann, "Brigand 1", button="Finir mon action")
     do.settle(conteur, "À Brigand 1 d'agir.")
     for name, n in (("Brigand 2", 1), ("Brigand 3", 1), ("Brigand 1", 2), ("Brigand 2", 2)):
         do.end_action(conteur, name, n)
     do.end_action(conteur, "Brigand 3", 2)
     expect(do.acting(brann)).to_have_text("À Brigand 3 d'agir (2ᵉ action)", timeout=LIVE)
-    # §8 Agonie: « +1 per full turn at 0 not stabilised »; Péril again: 9 + 2 = 11 ≥ 6 scars.
+    # §8 Agonie: « +1 per full turn at 0 not stabilised »; Péril again: 9 + 2 = 11 ≥ 6 scars
+    # + Agonie 2; Brann wakes.
     dice.next(9, then=6)
     do.end_action(conteur, "Aelis")
     dice.spent(9)
     expect(do.round_number(brann)).to_have_text("3", timeout=LIVE)
     for text in (
         "Brann passe un tour entier à 0 de Vitalité : Agonie 2.",
-        "Péril (Vitalité) : Brann fait 11 contre 6, réussi.",
+        "Brann reprend connaissance.",
+        "Péril (Vitalité) : Brann fait 11 contre 8, réussi.",
         "Tour 3 : Aelis, Brann, Brigand 1, Brigand 2, Brigand 3, Aelis (2ᵉ action), "
         "Brigand 1 (2ᵉ action), Brigand 2 (2ᵉ action), Brigand 3 (2ᵉ action).",
     ):
         expect(do.log_line(brann, text)).to_be_visible(timeout=LIVE)
+    # §1: « Finesse points … are all regained each combat turn »: Brann spent one on his Esquive.
+    expect(brann.locator(".initiative-list li", has_text="Brann")).to_contain_text(
+        "3 pts de Finesse"
+    )
 
     # The Conteur's screen agrees: Brann at 0/50, 6 scars, in péril, Agonie 2, Aggravation 1.
     encounter = Encounter.objects.get()

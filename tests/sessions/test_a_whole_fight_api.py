@@ -138,18 +138,20 @@ def test_a_whole_fight_through_the_api(
     )
     post(conteur, f"combatants/{ids['Brigand 4']}/status/", {"status": "defeated"})
 
-    # The round ends: Brann wakes, his Vitalité in péril is checked at the turn's start (§8
-    # Reading: Résilience against the gauge's scars; a 1 with a subtractive chain of 4, 1 − 4 + 3,
-    # fails by 2: two scars more); the defeated Brigand 4 has no place in round 2.
-    dice.next(1, 4)
+    # The round ends: Brann, knocked out for 1 round, misses round 2 (§8 Reading: « its next
+    # max(Aggravation, Agonie) rounds »); his Vitalité in péril is checked at the turn's start
+    # (§8 Reading: Résilience against the gauge's scars, plus his Agonie 1 (§13 Product); a 1
+    # with a subtractive chain of 3, 1 − 3 + 3, fails by 2: two scars more); the defeated
+    # Brigand 4 has no place in round 2.
+    dice.next(1, 3)
     round_two = post(joueuse, "next/", {"turn": step()})
     assert round_two["round"] == 2 and round_two["acting"]["name"] == "Aelis"
     names = [s["name"] for s in round_two["upcoming"]]
-    assert names == ["Brann", "Brigand 1", "Brigand 2", "Brigand 3"]
+    assert names == ["Brigand 1", "Brigand 2", "Brigand 3", "Aelis"]
     log = [e["summary"] for e in joueur.get(base + "log/").json()["results"]]
-    assert "Brann reprend connaissance." in log[0]
-    assert "Péril (Vitalité) : Brann fait 0 contre 2, raté : 2 cicatrices de plus." in log[0]
-    assert "Tour 2 : Aelis, Brann, Brigand 1, Brigand 2, Brigand 3, Aelis (2ᵉ action)." in log[0]
+    assert "Brann reprend connaissance." not in log[0]
+    assert "Péril (Vitalité) : Brann fait 1 contre 3, raté : 2 cicatrices de plus." in log[0]
+    assert "Tour 2 : Aelis, Brigand 1, Brigand 2, Brigand 3, Aelis (2ᵉ action)." in log[0]
     brann.refresh_from_db()
     assert brann.vitality_scars == 4
 
@@ -169,16 +171,18 @@ def test_a_whole_fight_through_the_api(
     )
     # "Incantation takes a whole turn" (§15): her second action of the round is gone.
     state = seen_by_brann()
-    assert state["acting"]["name"] == "Brann"
-    assert [s["name"] for s in state["upcoming"]] == ["Brigand 1", "Brigand 2", "Brigand 3"]
+    assert state["acting"]["name"] == "Brigand 1"
+    assert [s["name"] for s in state["upcoming"]] == ["Brigand 2", "Brigand 3"]
     while state["round"] == 2:
         dice.next(then=9)
         state = post(conteur, "next/", {"turn": state["turn"]})
 
-    # Round 3 starts: a whole turn at 0 Vitalité, not stabilised, is +1 Agonie (§8).
+    # Round 3 starts: a whole turn at 0 Vitalité, not stabilised, is +1 Agonie (§8); Brann
+    # wakes, and his Péril counts the Agonie just grown (4 scars + 2).
     log = [e["summary"] for e in joueur.get(base + "log/").json()["results"]]
     assert "Brann passe un tour entier à 0 de Vitalité : Agonie 2." in log[0]
-    assert "Péril (Vitalité) : Brann fait 12 contre 4, réussi." in log[0]
+    assert "Brann reprend connaissance." in log[0]
+    assert "Péril (Vitalité) : Brann fait 12 contre 6, réussi." in log[0]
     brann.refresh_from_db()
     assert (brann.agony, brann.vitality_scars) == (2, 4)
 

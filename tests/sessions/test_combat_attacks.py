@@ -373,8 +373,8 @@ def test_the_new_turn_gives_finesse_back_and_rolls_peril(conteur, storyteller, f
     assert fight.round == 2
     assert all(c.finesse_points == c.finesse for c in fight.combatants.all())
     aelis.refresh_from_db()
-    # Résilience floor((2 + 2 + 2) / 3) = 2: 3 + 2 = 5 against 9 → 4 more scars.
-    assert aelis.vitality_scars == 13
+    # Résilience floor((2 + 2 + 2) / 3) = 2: 3 + 2 = 5 against 9 + Agonie 1 → 5 more scars.
+    assert aelis.vitality_scars == 14
     assert named("Aelis").profile["zero_since"] == 1  # fell before: Agonie from the next turn
 
 
@@ -385,7 +385,10 @@ def test_a_forced_regeneration_costs_the_action_and_leaves_serious_wounds(
     regenerated"."""
     from sessions.combat.regeneration import regeneration_force
 
-    Character.objects.filter(pk=aelis.pk).update(vitality_current=10)
+    Character.objects.filter(pk=aelis.pk).update(vitality_current=10, vitality_regeneration=3)
+    brigand = named("Brigand 1")
+    brigand.profile["regeneration"] = {"vitality": 4}
+    brigand.save(update_fields=["profile"])
     fight.refresh_from_db()
     regeneration_force(
         campaign=as_member(campaign, player),
