@@ -24,9 +24,11 @@ from sessions.api import TableView
 from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
+from sessions.combat import masks
 from sessions.combat import regeneration as combat_regeneration
 from sessions.combat import selectors as cs
 from sessions.combat import serializers as s
+from sessions.combat import summary as combat_summary
 from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
 from sessions.models import Combatant, Encounter, PlaySession, StatBlock
 
@@ -153,6 +155,23 @@ class EncounterDetail(CombatView):
         return self.answer(self.encounter().pk)
 
 
+class EncounterSummary(CombatView):
+    api_descriptions = {
+        "GET": "The fight's summary as you may see it: who hit whom (a hidden NPC: null for a "
+        "player), the damage dealt and taken per gauge, the criticals and each one's state.",
+    }
+    output_serializer_class = s.FightSummaryOut
+
+    def get(self, request: Request, **kwargs) -> Response:
+        encounter = self.encounter()
+        summary = combat_summary.fight_summary(
+            encounter,
+            list(encounter.combatants.order_by("pk")),
+            storyteller=is_storyteller(self.campaign),
+        )
+        return Response(s.FightSummaryOut(summary).data)
+
+
 class EncounterCombatants(CombatView):
     api_descriptions = {
         "POST": "Add combatants (the Conteur): characters, copies of a stat block (numbered: "
@@ -260,8 +279,10 @@ class CombatantDetail(CombatView):
     def named(self, encounter: Encounter) -> dict:
         return {"combatant_id": self._combatant(encounter).pk}
 
+    @extend_schema(responses={204: None})
     def delete(self, request: Request, **kwargs) -> Response:
-        return self.step(partial(combat.combatant_set_status, status="left"))
+        self.step(partial(combat.combatant_set_status, status="left"))
+        return Response(status=204)
 
 
 class CombatantStatusChange(CombatantDetail):
@@ -370,7 +391,9 @@ class AttackDefence(CombatView):
             ),
         )
         if result.get("visibility") == "hidden" and not is_storyteller(self.campaign):
-            raise Http404
+            if "masked_summary" not in result:
+                raise Http404
+            result = masks.masked_blow(result)  # a hidden NPC's blow on their character
         return Response(s.BlowOut(result).data, status=201 if created else 200)
 
 

@@ -23,6 +23,11 @@ urlpatterns = [
         name="encounter-detail",
     ),
     path(
+        IN_CAMPAIGN + "encounters/<int:pk>/summary/",
+        api.EncounterSummary.as_view(),
+        name="encounter-summary",
+    ),
+    path(
         IN_CAMPAIGN + "encounters/<int:pk>/combatants/",
         api.EncounterCombatants.as_view(),
         name="encounter-combatants",

@@ -37,6 +37,8 @@ from rules.odds import check_odds
 from sessions import services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
 from sessions.combat import grapples as combat_grapples
+from sessions.combat import masks
+from sessions.combat import notify as combat_notify
 from sessions.combat.blows import DEFENCE_LABELS, missed, resolve, resolve_miss
 from sessions.combat.harm import (
     Fighter,
@@ -58,9 +60,8 @@ class AttackPending(ValidationError):
     http_status = 409
 
     def __init__(self):
-        super().__init__(
-            {"attack": [_("Une attaque attend déjà sa défense : résolvez-la d'abord.")]}
-        )
+        # No field: the attack's author did not send one named "attack".
+        super().__init__([_("Une attaque attend déjà sa défense : résolvez-la d'abord.")])
 
 
 class AttackGone(ValidationError):
@@ -96,6 +97,17 @@ def _log(encounter: Encounter, by, text: str, *combatants: Combatant, **extra) -
     lines = Lines([], [])
     (lines.hidden if any(c.hidden for c in combatants) else lines.public).append(text)
     step_log(encounter, by, lines, **extra)
+
+
+def _log_masked(encounter: Encounter, by, text: str) -> None:
+    """The players' line of a hidden NPC's blow on a visible target (`masks`): no figures in
+    its payload, the Conteur's hidden line keeps them (the summary counts each blow once)."""
+    step_log(encounter, by, Lines([text], []))
+
+
+def _refused(message: str) -> ValidationError:
+    """A refusal about the fight's state, not about a field the client sent."""
+    return ValidationError([message])
 
 
 def _roll(
@@ -164,7 +176,7 @@ def attack_declare(
     if encounter.pending_attack:
         raise AttackPending()
     if encounter.status != "running" or not encounter.order:
-        raise violation("encounter", _("Lancez d'abord l'initiative."))
+        raise _refused(_("Lancez d'abord l'initiative."))
     if turn != encounter.turn:
         raise StaleTurn(encounter.turn)
     by_pk = {c.pk: c for c in encounter_combatants(encounter)}
@@ -182,10 +194,9 @@ def attack_declare(
     slot = [encounter.round, encounter.position]
     last = encounter.last_attack
     if not request.riposte and last.get("slot") == slot and last.get("attacker") == attacker.pk:
-        raise violation(
-            "encounter",
+        raise _refused(
             _("%(name)s a déjà attaqué pendant cette action : finissez-la.")
-            % {"name": attacker.name},
+            % {"name": attacker.name}
         )
     if request.gauge not in reference.GAUGES:
         raise violation("gauge", _("Cette constitution n'existe pas."))
@@ -193,6 +204,7 @@ def attack_declare(
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = _visibility(attacker, target)
+    masked = masks.is_masked(attacker, target)
     roll = _roll(
         campaign,
         encounter,
@@ -205,7 +217,7 @@ def attack_declare(
             else _("Attaque contre %(name)s") % {"name": target.name}
         ),
         key=idempotency_key,
-        visibility=visibility,
+        visibility=masks.roll_visibility(campaign, visibility),
         rng=rng,
     )
     pending = {
@@ -264,6 +276,10 @@ def attack_declare(
         text = f"{text.split('. ')[0]}. {miss['summary']}"
     figures = {"blow": blow_figures(miss)} if miss is not None else {}
     _log(encounter, by, text, attacker, target, **figures)
+    if masked and miss is None:
+        _log_masked(encounter, by, masks.declared_text(target))
+    if miss is None:
+        combat_notify.defence_notify(encounter, target, by, masked=masked, attacker=attacker)
     return {**pending, "result": miss}, True
 
 
@@ -272,11 +288,11 @@ def _attacker(encounter: Encounter, by_pk: dict[int, Combatant], request: Attack
     if request.riposte:
         allowed = encounter.last_attack.get("riposte_for")
         if allowed is None or allowed not in by_pk:
-            raise violation("riposte", _("Aucune riposte n'est possible maintenant."))
+            raise _refused(_("Aucune riposte n'est possible maintenant."))
         return by_pk[allowed]
     attacker = by_pk[encounter.order[encounter.position]["combatant"]]
     if attacker.status != CombatantStatus.ACTIVE:
-        raise violation("encounter", _("Ce combattant n'est pas en état d'attaquer."))
+        raise _refused(_("Ce combattant n'est pas en état d'attaquer."))
     return attacker
 
 
@@ -401,6 +417,9 @@ def attack_defend(
     )
     freed = holds_ended(list(by_pk.values()), lines)
     result["summary"] = " ".join(lines)
+    masked = masks.is_masked(attacker, target)
+    if masked:
+        result["masked_summary"] = masks.blow_text(result, target, pending["gauge"])
     Combatant.objects.bulk_update(
         [attacker, target],
         ["finesse_points", "agony", "aggravation", "unconscious_turns", "profile", "status"]
@@ -413,6 +432,8 @@ def attack_defend(
     encounter.turn += 1
     encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
     _log(encounter, by, " ".join(lines), attacker, target, blow=blow_figures(result))
+    if masked:
+        _log_masked(encounter, by, result["masked_summary"])
     return result, True
 
 
@@ -421,6 +442,7 @@ def blow_figures(result: dict[str, Any]) -> dict[str, Any]:
     return {
         "attacker": result["attacker"],
         "target": result["target"],
+        "gauge": (result.get("attack") or {}).get("gauge", "vitality"),
         "damage": result["damage"],
         "reply_damage": result["reply_damage"],
         "aggravation": result["aggravation"],
@@ -457,7 +479,7 @@ def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, r
         strike,
         label=_("%(defence)s contre l'attaque") % {"defence": option.label},
         key=f"{pending['id']}:defence",
-        visibility=pending["visibility"],
+        visibility=masks.roll_visibility(campaign, pending["visibility"]),
         difficulty=pending["total"],
         rng=rng,
     )
@@ -473,9 +495,13 @@ def _reply_roll(campaign, encounter, by, defender, attacker, pending, request, r
         by,
         defender.combatant,
         request.reply,
-        label=_("Réplique contre %(name)s") % {"name": attacker.name},
+        label=(
+            _("Réplique contre une attaque")
+            if masks.is_masked(attacker, defender.combatant)
+            else _("Réplique contre %(name)s") % {"name": attacker.name}
+        ),
         key=f"{pending['id']}:reply",
-        visibility=pending["visibility"],
+        visibility=masks.roll_visibility(campaign, pending["visibility"]),
         rng=rng,
     )
 

@@ -335,14 +335,17 @@ class AggravationOut(serializers.Serializer):
     defender = serializers.IntegerField()
 
 
+MASKED_HELP = "Attaque d'un PNJ caché lue par un joueur : ni son auteur ni ses chiffres (null)."
+
+
 class BlowOut(serializers.Serializer):
     """A resolved attack: the defence, the damage each side took, criticals, riposte."""
 
     id = serializers.CharField()
-    attacker = serializers.IntegerField()
+    attacker = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
     target = serializers.IntegerField()
-    roll = serializers.IntegerField()
-    total = serializers.IntegerField()
+    roll = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
     defence = serializers.CharField()
     defence_roll = serializers.IntegerField(allow_null=True)
     reply_roll = serializers.IntegerField(allow_null=True)
@@ -357,23 +360,25 @@ class BlowOut(serializers.Serializer):
         help_text="Ce que la prise a laissé : held (tenu), prone (à terre), thrown (projeté), "
         "ou vide.",
     )
+    masked = serializers.BooleanField(default=False, help_text=MASKED_HELP)
 
 
 class AttackOut(serializers.Serializer):
     """An attack waiting for its defence."""
 
     id = serializers.CharField()
-    attacker = serializers.IntegerField()
+    attacker = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
     target = serializers.IntegerField()
-    roll = serializers.IntegerField()
-    total = serializers.IntegerField()
+    roll = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
     outcome = serializers.CharField()
     exploded = serializers.BooleanField()
     nonlethal = serializers.BooleanField()
     ranged = serializers.BooleanField()
     hidden = serializers.BooleanField()
-    damage = serializers.IntegerField()
+    damage = serializers.IntegerField(allow_null=True)
     gauge = serializers.CharField()
+    masked = serializers.BooleanField(default=False, help_text=MASKED_HELP)
     grapple = serializers.CharField(default="", help_text="La prise tentée, ou vide.")
     distance = serializers.IntegerField(default=0, help_text="Projection : mètres.")
     defences = OfferedOut(many=True, help_text="Les défenses possibles, pour qui défend.")
@@ -461,3 +466,43 @@ class EscapeOut(serializers.Serializer):
     difficulty = serializers.IntegerField(help_text="Le total de la prise, à égaler.")
     freed = serializers.BooleanField()
     summary = serializers.CharField()
+
+
+# --- the fight's summary (issue 39 §4) ---------------------------------------------------------
+
+
+class GaugeDamageOut(serializers.Serializer):
+    vitality = serializers.IntegerField()
+    energy = serializers.IntegerField()
+    confidence = serializers.IntegerField()
+
+
+class FighterSummaryOut(serializers.Serializer):
+    combatant = serializers.IntegerField()
+    name = serializers.CharField()
+    status = CombatantStatusField()
+    dealt = serializers.IntegerField(help_text="Dégâts infligés (coups et répliques).")
+    taken = serializers.IntegerField(help_text="Dégâts reçus.")
+    criticals = serializers.IntegerField(help_text="Critiques subis (niveaux d'Aggravation).")
+    taken_by_gauge = GaugeDamageOut(help_text="Dégâts reçus par constitution.")
+
+
+class SummaryBlowOut(serializers.Serializer):
+    round = serializers.IntegerField()
+    attacker = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
+    target = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
+    gauge = serializers.CharField()
+    damage = serializers.IntegerField()
+    reply_damage = serializers.IntegerField()
+    aggravation = AggravationOut()
+
+
+class FightSummaryOut(serializers.Serializer):
+    """A fight's summary as this member may see it: who hit whom, damage per gauge, states."""
+
+    id = serializers.IntegerField(source="encounter.pk")
+    name = serializers.CharField(source="encounter.name")
+    status = EncounterStatusField(source="encounter.status")
+    round = serializers.IntegerField(source="encounter.round")
+    combatants = FighterSummaryOut(many=True)
+    blows = SummaryBlowOut(many=True, help_text="Les coups portés, dans l'ordre.")
