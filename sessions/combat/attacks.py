@@ -23,6 +23,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -396,7 +397,7 @@ def attack_defend(
         reply_roll = _reply_roll(campaign, encounter, by, defender, attacker, pending, request, rng)
     result = resolve(
         campaign=campaign,
-        by=by,
+        by=_harm_author(pending, request, by),
         pending=pending,
         striker=striker,
         defender=defender,
@@ -435,6 +436,15 @@ def attack_defend(
     if masked:
         _log_masked(encounter, by, result["masked_summary"])
     return result, True
+
+
+def _harm_author(pending: dict[str, Any], request: DefenceRequest, by):
+    """Whom the sheets' history names for the blow's harm: the attack's author (the Conteur for
+    an NPC), not the player who answered it; in a reactive confrontation both sides strike, and
+    the answer's author stands for the exchange."""
+    if request.defence == "reactive" or pending.get("by") == by.pk:
+        return by
+    return get_user_model().objects.filter(pk=pending.get("by")).first() or by
 
 
 def blow_figures(result: dict[str, Any]) -> dict[str, Any]:

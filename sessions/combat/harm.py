@@ -31,6 +31,8 @@ from sessions.errors import rule_call, violation
 from sessions.models import Combatant, CombatantStatus, Injury, Roll, StatBlock
 
 NPC_DEFAULTS = {"strength": 2, "vigor": 2, "agility": 2, "perception": 2, "wisdom": 2}
+# What `characters.condition.character_damage` says of the state after a hit, unnamed.
+SHEET_STATE_NOTES = ("Le personnage meurt.", "Le personnage perd connaissance.")
 GAUGE_ATTRS = ("maximum", "current", "scars", "ephemeral", "stabilised", "peril")
 
 
@@ -219,7 +221,8 @@ def deal_damage(fighter: Fighter, *, gauge: str, amount: int, scars: int, by) ->
             character=fighter.character.pk, gauge=gauge, amount=amount, scars=scars, by=by
         )
         fighter.character.refresh_from_db()  # written by the sheets' service (version, history)
-        harm.lines += notes
+        # The state that follows is said once, by name, after the blow (`knocked_out`).
+        harm.lines += [note for note in notes if note not in SHEET_STATE_NOTES]
     else:
         gauges = npc_gauges(combatant)
         hit = gauges[gauge]

@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.models import Notification
+from characters.models import Character, CharacterChange
 from sessions.models import Encounter
 from tests.dice import Faces, route_draws
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -196,3 +197,31 @@ def test_the_fight_summary_is_its_own_operation_with_each_ones_truth(table, aeli
 def test_the_summary_is_an_operation_of_the_schema(client):
     schema = client.get("/api/schema/").content.decode()
     assert "/encounters/{id}/summary/" in schema and "FightSummary" in schema
+
+
+def test_the_sheet_history_names_the_attacks_author_not_the_player_who_answered(
+    table, aelis, storyteller, player
+):
+    t = table
+    attack = wolf_attacks(t, "Aelis", damage=4)
+    blow = post(
+        t["joueuse"], t["fight"] + "defence/", {"attack": attack["id"], "defence": "none"}, 201
+    )
+    change = CharacterChange.objects.filter(character=aelis, field="vitality_current").first()
+    assert change.new_value == 15 - blow["damage"] and change.action == "damage"
+    assert change.by == storyteller  # the Conteur struck (« une attaque »), not Aelis's player
+
+
+def test_losing_consciousness_is_said_once(table, aelis):
+    t = table
+    energy = Character.objects.get(pk=aelis.pk).energy_current
+    attack = wolf_attacks(t, "Aelis", damage=energy + 90)  # more than her whole Énergie
+    encounter = Encounter.objects.get()  # the blow aims at her Énergie
+    encounter.pending_attack = {**encounter.pending_attack, "gauge": "energy"}
+    encounter.save(update_fields=["pending_attack"])
+    blow = post(
+        t["joueuse"], t["fight"] + "defence/", {"attack": attack["id"], "defence": "none"}, 201
+    )
+    conteur = t["conteur"].get(t["fight"]).json()["last_attack"]["summary"]
+    assert conteur.count("connaissance") == 1 and "Aelis perd connaissance." in conteur
+    assert blow["summary"].count("connaissance") == 1
