@@ -329,7 +329,7 @@ class EncounterAttacks(CombatView):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         encounter = self.encounter()
-        turn = data.pop("turn")
+        turn, profile = data.pop("turn"), data.pop("profile")
         data["skills"] = tuple(data.get("skills") or ())
         pending, created = combat_attacks.attack_declare(
             campaign=self.campaign,
@@ -337,6 +337,7 @@ class EncounterAttacks(CombatView):
             encounter_id=encounter.pk,
             turn=turn,
             request=AttackRequest(**data),
+            profile=profile,
             idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
         )
         return Response(self._shown(encounter.pk, pending), status=201 if created else 200)

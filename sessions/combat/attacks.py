@@ -20,7 +20,7 @@ write, and log `combat` lines (hidden when a hidden NPC is involved).
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -161,11 +161,13 @@ def attack_declare(
     turn: int,
     request: AttackRequest,
     idempotency_key: str,
+    profile: int | None = None,
     rng: RandomSource | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """The acting combatant attacks (its player or the Conteur); returns the attack (its
     `result` is None while it waits for its defence, the blow at once for a miss) and whether
-    it is new. The same key again answers the same attack."""
+    it is new. The same key again answers the same attack. `profile`: an NPC attacks with one
+    of its stat block's attacks (its characteristic, skill, damage, range, lethality)."""
     if not idempotency_key:
         idempotency_key = uuid.uuid4().hex
     encounter = encounter_lock(campaign, encounter_id)
@@ -202,6 +204,8 @@ def attack_declare(
     if request.gauge not in reference.GAUGES:
         raise violation("gauge", _("Cette constitution n'existe pas."))
     refuse_if_held(attacker, by_pk, "attack")
+    if profile is not None:
+        request = with_profile(attacker, request, profile)
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = _visibility(attacker, target)
@@ -282,6 +286,28 @@ def attack_declare(
     if miss is None:
         combat_notify.defence_notify(encounter, target, by, masked=masked, attacker=attacker)
     return {**pending, "result": miss}, True
+
+
+def with_profile(attacker: Combatant, request: AttackRequest, index: int) -> AttackRequest:
+    """The attack as the NPC's profile number `index` makes it (sessions.attack_profiles)."""
+    profiles = [] if attacker.character_id else (attacker.profile.get("attacks") or [])
+    if not 0 <= index < len(profiles):
+        raise violation(
+            "profile",
+            _("%(name)s n'a pas cette attaque dans son profil.") % {"name": attacker.name},
+        )
+    chosen = profiles[index]
+    return replace(
+        request,
+        characteristic=chosen["characteristic"],
+        characteristic_value=attacker.profile.get(chosen["characteristic"], 2),
+        skills=(chosen["skill"],) if chosen["skill"] else (),
+        skill_level=chosen["level"],
+        damage=chosen["damage"],
+        gauge=chosen["gauge"],
+        ranged=chosen["ranged"],
+        nonlethal=chosen["nonlethal"],
+    )
 
 
 def _attacker(encounter: Encounter, by_pk: dict[int, Combatant], request: AttackRequest):

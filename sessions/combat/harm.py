@@ -82,6 +82,7 @@ def npc_profile(block: StatBlock | None) -> dict[str, Any]:
             for gauge in reference.GAUGES
             if block and getattr(block, f"{gauge}_regeneration")
         },
+        "attacks": list(block.attacks) if block else [],  # sessions.attack_profiles
         "fragility": 0,
         "resilience_points": 0,
         "gauges": {g: {"maximum": m, "current": m, "scars": 0} for g, m in maxima.items()},

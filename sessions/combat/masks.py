@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
@@ -42,6 +42,15 @@ SHOWN_OF_BLOW = (
     "grapple",
     "visibility",
 )
+
+
+# What a hidden NPC's grapple did, as its target's players read it (`grapples`' states).
+GRAPPLE_LANDED = {
+    "held": gettext_lazy("Une étreinte retient %(name)s."),
+    "prone": gettext_lazy("Une prise met %(name)s à terre."),
+    "thrown": gettext_lazy("Une prise projette %(name)s."),
+    "": gettext_lazy("%(name)s échappe à une prise."),
+}
 
 
 def is_masked(attacker: Combatant, target: Combatant) -> bool:
@@ -93,27 +102,30 @@ def declared_text(target: Combatant) -> str:
 
 
 def blow_text(result: dict[str, Any], target: Combatant, gauge: str) -> str:
-    """« Une attaque inflige 4 à Aelis (Vitalité). Aelis subit un critique. Aelis perd
+    """« Une attaque inflige 4 points de Vitalité à Aelis. Aelis subit un critique. Aelis perd
     connaissance. » — what every member may read of a masked blow."""
     name = target.name
     damage = result["damage"]
+    parts = []
+    if (result.get("attack") or {}).get("grapple"):
+        parts.append(str(GRAPPLE_LANDED.get(result.get("grapple") or "", "")) % {"name": name})
     if damage > 0:
-        parts = [
+        parts.append(
             ngettext(
                 "Une attaque inflige %(n)d point de %(gauge)s à %(name)s.",
                 "Une attaque inflige %(n)d points de %(gauge)s à %(name)s.",
                 damage,
             )
             % {"n": damage, "gauge": reference.LABELS.get(gauge, gauge), "name": name}
-        ]
-    elif result.get("defended"):
-        parts = [_("%(name)s évite une attaque.") % {"name": name}]
-    else:
-        parts = [_("Une attaque ne fait aucun dégât à %(name)s.") % {"name": name}]
-    if result.get("reply_damage"):
-        parts.append(
-            _("La réplique %(of_name)s porte.") % {"of_name": de(name)},
         )
+    elif parts:
+        pass  # a grapple without damage: what it did is said
+    elif result.get("defended"):
+        parts.append(_("%(name)s évite une attaque.") % {"name": name})
+    else:
+        parts.append(_("Une attaque ne fait aucun dégât à %(name)s.") % {"name": name})
+    if result.get("reply_damage"):
+        parts.append(_("La réplique %(of_name)s porte.") % {"of_name": de(name)})
     suffered = (result.get("aggravation") or {}).get("defender", 0)
     if suffered:
         parts.append(

@@ -322,8 +322,11 @@ def attack_forms(tracker: Tracker | None) -> dict:
     """The blank attack and defence forms the tracker shows to whoever may use them."""
     forms: dict = {}
     if tracker is not None and tracker.may_attack:
+        acting = tracker.acting.combatant
         forms["attack_form"] = AttackForm(
-            initial={"turn": tracker.encounter.turn}, targets=tracker.targets
+            initial={"turn": tracker.encounter.turn},
+            targets=tracker.targets,
+            profiles=[] if acting.character_id else acting.profile.get("attacks") or [],
         )
     if tracker is not None and tracker.may_attack:
         forms["grapple_form"] = GrappleForm(

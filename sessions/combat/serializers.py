@@ -9,7 +9,7 @@ from campaigns.serializers import name_field, text_field
 from common import api_fields
 from rules import combat as rules_combat
 from rules import reference
-from sessions import consequences
+from sessions import attack_profiles, consequences
 from sessions.checks import CHARACTERISTIC_KEYS, ROLLED_SKILLS
 from sessions.combat.attacks import GAUGE_KINDS
 from sessions.combat.blows import DEFENCE_LABELS
@@ -56,6 +56,27 @@ def _regeneration():
     )
 
 
+class AttackProfileIn(serializers.Serializer):
+    """One of an NPC's weapons (sessions.attack_profiles)."""
+
+    weapon = serializers.CharField(max_length=attack_profiles.WEAPON_LENGTH)
+    characteristic = serializers.ChoiceField(
+        choices=list(attack_profiles.NPC_CHARACTERISTICS), default="strength"
+    )
+    skill = serializers.ChoiceField(
+        choices=["", *attack_profiles.ROLLED_SKILL_KEYS], default="melee", allow_blank=True
+    )
+    level = serializers.IntegerField(
+        min_value=0, max_value=attack_profiles.LEVEL_MAX, default=0, help_text="Niveau."
+    )
+    damage = serializers.IntegerField(
+        min_value=0, max_value=attack_profiles.DAMAGE_MAX, default=0, help_text="Dégâts de base."
+    )
+    gauge = serializers.ChoiceField(choices=list(attack_profiles.GAUGE_KEYS), default="vitality")
+    ranged = api_fields.BooleanField(default=False, help_text="À distance.")
+    nonlethal = api_fields.BooleanField(default=False, help_text="Non létale.")
+
+
 class StatBlockIn(serializers.Serializer):
     name = name_field()
     agility = _characteristic(help_text="Agilité (avec Perception et Sagesse : la Finesse).")
@@ -79,7 +100,15 @@ class StatBlockIn(serializers.Serializer):
     energy_regeneration = _regeneration()
     confidence_regeneration = _regeneration()
     notes = text_field(required=False)
-    hidden = api_fields.BooleanField(default=True, help_text="Caché aux joueurs.")
+    attacks = AttackProfileIn(
+        many=True,
+        required=False,
+        max_length=attack_profiles.MAX_PROFILES,
+        help_text="Ses attaques : une attaque de ce PNJ est l'une d'elles et une cible.",
+    )
+    hidden = api_fields.BooleanField(
+        default=False, help_text="Caché aux joueurs (absent : visible)."
+    )
 
 
 class StatBlockOut(serializers.ModelSerializer):
@@ -108,6 +137,7 @@ class StatBlockOut(serializers.ModelSerializer):
             "energy_regeneration",
             "confidence_regeneration",
             "notes",
+            "attacks",
             "hidden",
         ]
         read_only_fields = fields
@@ -255,6 +285,20 @@ class StrikeIn(serializers.Serializer):
 
 
 class AttackIn(StrikeIn):
+    profile = serializers.IntegerField(
+        min_value=0,
+        max_value=attack_profiles.MAX_PROFILES - 1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Un PNJ : le rang (0…) de l'une de ses attaques (`attacks` de son profil) ; "
+        "elle donne caractéristique, compétence, dégâts, portée et létalité.",
+    )
+    characteristic = serializers.ChoiceField(
+        choices=list(CHARACTERISTIC_KEYS),
+        required=False,
+        help_text="Requise sans `profile`.",
+    )
     turn = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text="L'étape lue (`turn` du combat)."
     )
@@ -282,6 +326,14 @@ class AttackIn(StrikeIn):
     heavy = api_fields.BooleanField(
         default=False, help_text="Prise contre une cible grosse ou lourde : plus difficile."
     )
+
+    def validate(self, attrs):
+        if attrs.get("profile") is None and not attrs.get("characteristic"):
+            raise serializers.ValidationError(
+                "Choisissez l'une des attaques du PNJ (`profile`) ou une caractéristique."
+            )
+        attrs.setdefault("characteristic", "strength")  # the profile's replaces it
+        return attrs
 
 
 @extend_schema_field(

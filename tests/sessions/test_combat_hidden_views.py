@@ -90,3 +90,15 @@ def test_the_players_answer_works_and_the_log_says_what_happened(
     assert "Loup" not in page
     seen = TableEvent.objects.filter(visibility="public", summary__contains="Une attaque")
     assert seen.count() == 2  # the attack declared, the blow
+
+
+def test_ending_a_fight_asks_for_confirmation(campaign, bitten, storyteller_client, player_client):
+    page = unescape(storyteller_client.get(url(campaign, "combat")).content.decode())
+    end = url(campaign, "combat_end", bitten.pk)
+    assert f'href="{end}"' in page  # a link to a confirmation, not a button that ends at once
+    asked = unescape(storyteller_client.get(end).content.decode())
+    assert "Terminer le combat « Embuscade » ?" in asked and 'method="post"' in asked
+    assert Encounter.objects.get().status == "running"
+    assert player_client.get(end).status_code == 403
+    assert storyteller_client.post(end, {"back": "combat"}).status_code == 302
+    assert Encounter.objects.get().status == "ended"
