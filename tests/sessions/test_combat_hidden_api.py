@@ -225,3 +225,24 @@ def test_losing_consciousness_is_said_once(table, aelis):
     conteur = t["conteur"].get(t["fight"]).json()["last_attack"]["summary"]
     assert conteur.count("connaissance") == 1 and "Aelis perd connaissance." in conteur
     assert blow["summary"].count("connaissance") == 1
+
+
+def test_an_error_never_names_a_field_the_client_did_not_send(table):
+    t = table
+    attack = wolf_attacks(t, "Aelis")
+    turn = t["conteur"].get(t["fight"]).json()["turn"]
+    body = {**WOLF, "turn": turn, "target": t["ids"]["Brann"]}
+    busy = t["conteur"].post(t["fight"] + "attacks/", body, format="json")
+    assert busy.status_code == 409
+    assert set(busy.json()["errors"]) <= set(body) | {"non_field_errors"}
+    assert "attend déjà sa défense" in busy.json()["detail"]
+    answer = {"attack": attack["id"], "defence": "dodge"}
+    done = t["joueuse"].post(t["fight"] + "defence/", answer, format="json")
+    assert done.status_code == 201  # a player's roll against a hidden NPC: no « visibility »
+    ended = post(t["conteur"], t["fight"] + "end/")
+    assert ended["status"] == "ended"
+    late = t["conteur"].post(
+        t["fight"] + "attacks/", {**body, "turn": ended["turn"]}, format="json"
+    )
+    assert late.status_code == 400
+    assert set(late.json()["errors"]) <= set(body) | {"non_field_errors"}
