@@ -56,23 +56,44 @@ def _regeneration():
     )
 
 
+@extend_schema_field(
+    {"type": "string", "enum": list(attack_profiles.NPC_CHARACTERISTICS)},
+    component_name="NpcCharacteristic",
+)
+class NpcCharacteristicField(serializers.ChoiceField):
+    """One of the characteristics a stat block keeps (its own component: others differ)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=list(attack_profiles.NPC_CHARACTERISTICS), **kwargs)
+
+
+@extend_schema_field(
+    {"type": "string", "enum": ["", *attack_profiles.ROLLED_SKILL_KEYS]},
+    component_name="ProfileSkill",
+)
+class ProfileSkillField(serializers.ChoiceField):
+    """A rolled skill, or none (empty)."""
+
+    def __init__(self, **kwargs):
+        choices = ["", *attack_profiles.ROLLED_SKILL_KEYS]
+        super().__init__(choices=choices, allow_blank=True, **kwargs)
+
+
 class AttackProfileIn(serializers.Serializer):
     """One of an NPC's weapons (sessions.attack_profiles)."""
 
     weapon = serializers.CharField(max_length=attack_profiles.WEAPON_LENGTH)
-    characteristic = serializers.ChoiceField(
-        choices=list(attack_profiles.NPC_CHARACTERISTICS), default="strength"
-    )
-    skill = serializers.ChoiceField(
-        choices=["", *attack_profiles.ROLLED_SKILL_KEYS], default="melee", allow_blank=True
-    )
+    characteristic = NpcCharacteristicField(default="strength")
+    skill = ProfileSkillField(default="melee")
     level = serializers.IntegerField(
         min_value=0, max_value=attack_profiles.LEVEL_MAX, default=0, help_text="Niveau."
     )
     damage = serializers.IntegerField(
         min_value=0, max_value=attack_profiles.DAMAGE_MAX, default=0, help_text="Dégâts de base."
     )
-    gauge = serializers.ChoiceField(choices=list(attack_profiles.GAUGE_KEYS), default="vitality")
+    gauge = serializers.ChoiceField(
+        choices=[(gauge, reference.LABELS[gauge]) for gauge in GAUGE_KINDS], default="vitality"
+    )
     ranged = api_fields.BooleanField(default=False, help_text="À distance.")
     nonlethal = api_fields.BooleanField(default=False, help_text="Non létale.")
 
@@ -113,6 +134,7 @@ class StatBlockIn(serializers.Serializer):
 
 class StatBlockOut(serializers.ModelSerializer):
     finesse = serializers.SerializerMethodField(help_text="Score de Finesse (l'initiative).")
+    attacks = AttackProfileIn(many=True, read_only=True, help_text="Ses attaques.")
 
     class Meta:
         model = StatBlock
