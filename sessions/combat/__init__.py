@@ -10,5 +10,5 @@ Its public face — the only modules the rest of the project imports:
 
 Everything else (attacks, blows, grapples, holds, harm, masks, spells, turns, regeneration, steps,
 strikes, summary, notify, forms, serializers, views, screen, spell_views, tracker_actions, api,
-spell_api) is the package's own; a `protected` contract in .importlinter keeps it so.
+spell_api, summary_api) is the package's own; a `protected` contract in .importlinter keeps it so.
 """

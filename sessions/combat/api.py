@@ -28,7 +28,6 @@ from sessions.combat import masks
 from sessions.combat import regeneration as combat_regeneration
 from sessions.combat import selectors as cs
 from sessions.combat import serializers as s
-from sessions.combat import summary as combat_summary
 from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
 from sessions.models import Combatant, Encounter, PlaySession, StatBlock
 
@@ -153,23 +152,6 @@ class EncounterDetail(CombatView):
 
     def get(self, request: Request, **kwargs) -> Response:
         return self.answer(self.encounter().pk)
-
-
-class EncounterSummary(CombatView):
-    api_descriptions = {
-        "GET": "The fight's summary as you may see it: who hit whom (a hidden NPC: null for a "
-        "player), the damage dealt and taken per gauge, the criticals and each one's state.",
-    }
-    output_serializer_class = s.FightSummaryOut
-
-    def get(self, request: Request, **kwargs) -> Response:
-        encounter = self.encounter()
-        summary = combat_summary.fight_summary(
-            encounter,
-            list(encounter.combatants.order_by("pk")),
-            storyteller=is_storyteller(self.campaign),
-        )
-        return Response(s.FightSummaryOut(summary).data)
 
 
 class EncounterCombatants(CombatView):

@@ -4,7 +4,7 @@ own (namespace `sessions_api`)."""
 
 from django.urls import path
 
-from sessions.combat import api, spell_api
+from sessions.combat import api, spell_api, summary_api
 
 IN_CAMPAIGN = "campaigns/<int:campaign_id>/"  # as sessions/api_urls.py
 
@@ -24,7 +24,7 @@ urlpatterns = [
     ),
     path(
         IN_CAMPAIGN + "encounters/<int:pk>/summary/",
-        api.EncounterSummary.as_view(),
+        summary_api.EncounterSummary.as_view(),
         name="encounter-summary",
     ),
     path(
