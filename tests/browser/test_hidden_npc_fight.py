@@ -68,6 +68,8 @@ def test_a_fight_with_a_hidden_npc_is_played_to_its_end(
     conteur.locator('[name="attacks-0-skill"]').select_option("tir")
     conteur.locator('[name="attacks-0-damage"]').fill("5")
     conteur.locator('[name="attacks-0-ranged"]').check()
+    if SHOTS:
+        conteur.locator("fieldset.attack-profiles").screenshot(path=f"{SHOTS}/bestiary-1280.png")
     conteur.get_by_role("button", name="Enregistrer").click()
     conteur.get_by_text("Profil « Guetteur » ajouté au bestiaire.").wait_for()
     expect(conteur.locator(".stat-block", has_text="Guetteur")).to_contain_text("Arc court")
@@ -94,6 +96,7 @@ def test_a_fight_with_a_hidden_npc_is_played_to_its_end(
     form = conteur.locator('[data-combat="attack"] form')
     expect(form.get_by_label("Attaque du profil")).to_contain_text("Arc court")
     form.get_by_label("Cible").select_option(label="Aelis")
+    shoot(conteur, "conteur-attack")
     form.get_by_role("button", name="Attaquer", exact=True).click()
     expect(conteur.locator('[data-combat="pending"] .blow-head')).to_contain_text(
         "Guetteur 1 attaque Aelis"
