@@ -14,7 +14,9 @@ An attack is two steps, one blow at a time per fight:
    unconsciousness. The blow is then `last_attack`: a retried defence answers it again.
 
 Both steps take the table's lock, then the fight's (`steps.encounter_lock`), as every combat
-write, and log `combat` lines (hidden when a hidden NPC is involved).
+write, and log `combat` lines (hidden when a hidden NPC is involved). A hidden NPC's blow on a
+visible character is also told to the players without its author, « une attaque » (`masks`):
+its target's player is notified and answers it like any other.
 """
 
 from __future__ import annotations
