@@ -101,4 +101,5 @@ def demo_story_seed(*, campaign, users: dict) -> None:
         rolls=table.CURRENT_SESSION_ROLLS,
     )
     table.demo_morale_play(campaign=campaign, users=users, moves=table.CURRENT_SESSION_MORALE)
+    table.demo_fight_play(campaign=campaign, users=users, play_session=current_session)
     demo_ellipse_seed(campaign=campaign, storyteller=users["conteur"])

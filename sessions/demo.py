@@ -16,6 +16,7 @@ from campaigns.services import entry_save
 from characters.models import Character
 from sessions import morale, services
 from sessions.checks import RollRequest
+from sessions.combat.demo import demo_fight_seed
 from sessions.models import PlaySession, Roll, Visibility
 from sessions.rolls import seeded_rng
 
@@ -223,6 +224,20 @@ def demo_morale_play(*, campaign: Campaign, users: dict, moves: tuple[DemoMorale
             action=move.action,
             character_id=characters[move.character_of].pk if move.character_of else None,
         )
+
+
+DEMO_FIGHT_SEED = 39
+
+
+def demo_fight_play(*, campaign: Campaign, users: dict, play_session: PlaySession | None) -> None:
+    """The bestiary and a fight in progress on the quay: a hidden NPC's attack awaits Aelis's
+    defence (sessions.combat.demo)."""
+    demo_fight_seed(
+        campaign=campaign,
+        users=users,
+        play_session=play_session,
+        rng=seeded_rng(DEMO_FIGHT_SEED),
+    )
 
 
 def _characters_by_player(campaign: Campaign) -> dict[str, Character]:

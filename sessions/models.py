@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import NAME_LENGTH, TEXT_LENGTH, Arc, Campaign
 from rules.french import de
+from sessions.attack_profiles import validate_attack_profiles
 
 
 class PlaySession(models.Model):
@@ -247,7 +248,11 @@ class StatBlock(models.Model):
     annulation = models.PositiveSmallIntegerField(_("annulation"), default=0)
     resistance = models.PositiveSmallIntegerField(_("résistance"), default=0)
     notes = models.TextField(_("notes"), blank=True, max_length=TEXT_LENGTH)
-    hidden = models.BooleanField(_("caché aux joueurs"), default=True)
+    # Its weapons (sessions.attack_profiles): an NPC's attack is one of them and a target.
+    attacks = models.JSONField(
+        _("attaques"), default=list, blank=True, validators=[validate_attack_profiles]
+    )
+    hidden = models.BooleanField(_("caché aux joueurs"), default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

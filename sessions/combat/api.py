@@ -24,6 +24,7 @@ from sessions.api import TableView
 from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
+from sessions.combat import masks
 from sessions.combat import regeneration as combat_regeneration
 from sessions.combat import selectors as cs
 from sessions.combat import serializers as s
@@ -263,8 +264,10 @@ class CombatantDetail(CombatView):
     def named(self, encounter: Encounter) -> dict:
         return {"combatant_id": self._combatant(encounter).pk}
 
+    @extend_schema(responses={204: None})
     def delete(self, request: Request, **kwargs) -> Response:
-        return self.step(partial(combat.combatant_set_status, status="left"))
+        self.step(partial(combat.combatant_set_status, status="left"))
+        return Response(status=204)
 
 
 class CombatantStatusChange(CombatantDetail):
@@ -311,7 +314,7 @@ class EncounterAttacks(CombatView):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         encounter = self.encounter()
-        turn = data.pop("turn")
+        turn, profile = data.pop("turn"), data.pop("profile")
         data["skills"] = tuple(data.get("skills") or ())
         data["injuries"] = tuple(data.get("injuries") or ())
         pending, created = combat_attacks.attack_declare(
@@ -320,6 +323,7 @@ class EncounterAttacks(CombatView):
             encounter_id=encounter.pk,
             turn=turn,
             request=AttackRequest(**data),
+            profile=profile,
             idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
         )
         return Response(self._shown(encounter.pk, pending), status=201 if created else 200)
@@ -382,7 +386,9 @@ class AttackDefence(CombatView):
             ),
         )
         if result.get("visibility") == "hidden" and not is_storyteller(self.campaign):
-            raise Http404
+            if "masked_summary" not in result:
+                raise Http404
+            result = masks.masked_blow(result)  # a hidden NPC's blow on their character
         return Response(s.BlowOut(result).data, status=201 if created else 200)
 
 

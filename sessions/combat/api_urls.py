@@ -4,7 +4,7 @@ own (namespace `sessions_api`)."""
 
 from django.urls import path
 
-from sessions.combat import api, spell_api
+from sessions.combat import api, spell_api, summary_api
 
 IN_CAMPAIGN = "campaigns/<int:campaign_id>/"  # as sessions/api_urls.py
 
@@ -21,6 +21,11 @@ urlpatterns = [
         IN_CAMPAIGN + "encounters/<int:pk>/",
         api.EncounterDetail.as_view(),
         name="encounter-detail",
+    ),
+    path(
+        IN_CAMPAIGN + "encounters/<int:pk>/summary/",
+        summary_api.EncounterSummary.as_view(),
+        name="encounter-summary",
     ),
     path(
         IN_CAMPAIGN + "encounters/<int:pk>/combatants/",

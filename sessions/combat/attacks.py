@@ -14,7 +14,9 @@ An attack is two steps, one blow at a time per fight:
    unconsciousness. The blow is then `last_attack`: a retried defence answers it again.
 
 Both steps take the table's lock, then the fight's (`steps.encounter_lock`), as every combat
-write, and log `combat` lines (hidden when a hidden NPC is involved).
+write, and log `combat` lines (hidden when a hidden NPC is involved). A hidden NPC's blow on a
+visible character is also told to the players without its author, « une attaque » (`masks`):
+its target's player is notified and answers it like any other.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import uuid
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -38,6 +41,8 @@ from rules.odds import check_odds
 from sessions import consequences, services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
 from sessions.combat import grapples as combat_grapples
+from sessions.combat import masks
+from sessions.combat import notify as combat_notify
 from sessions.combat.blows import DEFENCE_LABELS, missed, result_of, settle
 from sessions.combat.harm import Fighter, fighter_of
 from sessions.combat.holds import held_note, holds_ended, refuse_if_held
@@ -56,9 +61,8 @@ class AttackPending(ValidationError):
     http_status = 409
 
     def __init__(self):
-        super().__init__(
-            {"attack": [_("Une attaque attend déjà sa défense : résolvez-la d'abord.")]}
-        )
+        # No field: the attack's author did not send one named "attack".
+        super().__init__([_("Une attaque attend déjà sa défense : résolvez-la d'abord.")])
 
 
 class AttackGone(ValidationError):
@@ -94,6 +98,17 @@ def _log(encounter: Encounter, by, text: str, *combatants: Combatant, **extra) -
     lines = Lines([], [])
     (lines.hidden if any(c.hidden for c in combatants) else lines.public).append(text)
     step_log(encounter, by, lines, **extra)
+
+
+def _log_masked(encounter: Encounter, by, text: str) -> None:
+    """The players' line of a hidden NPC's blow on a visible target (`masks`): no figures in
+    its payload, the Conteur's hidden line keeps them (the summary counts each blow once)."""
+    step_log(encounter, by, Lines([text], []))
+
+
+def _refused(message: str) -> ValidationError:
+    """A refusal about the fight's state, not about a field the client sent."""
+    return ValidationError([message])
 
 
 def _roll(
@@ -158,11 +173,13 @@ def attack_declare(
     turn: int,
     request: AttackRequest,
     idempotency_key: str,
+    profile: int | None = None,
     rng: RandomSource | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """The acting combatant attacks (its player or the Conteur); returns the attack (its
     `result` is None while it waits for its defence, the blow at once for a miss) and whether
-    it is new. The same key again answers the same attack."""
+    it is new. The same key again answers the same attack. `profile`: an NPC attacks with one
+    of its stat block's attacks (its characteristic, skill, damage, range, lethality)."""
     if not idempotency_key:
         idempotency_key = uuid.uuid4().hex
     encounter = encounter_lock(campaign, encounter_id)
@@ -174,7 +191,7 @@ def attack_declare(
     if encounter.pending_attack:
         raise AttackPending()
     if encounter.status != "running" or not encounter.order:
-        raise violation("encounter", _("Lancez d'abord l'initiative."))
+        raise _refused(_("Lancez d'abord l'initiative."))
     if turn != encounter.turn:
         raise StaleTurn(encounter.turn)
     by_pk = {c.pk: c for c in encounter_combatants(encounter)}
@@ -192,17 +209,19 @@ def attack_declare(
     slot = [encounter.round, encounter.position]
     last = encounter.last_attack
     if not request.riposte and last.get("slot") == slot and last.get("attacker") == attacker.pk:
-        raise violation(
-            "encounter",
+        raise _refused(
             _("%(name)s a déjà attaqué pendant cette action : finissez-la.")
-            % {"name": attacker.name},
+            % {"name": attacker.name}
         )
     if request.gauge not in reference.GAUGES:
         raise violation("gauge", _("Cette constitution n'existe pas."))
     refuse_if_held(attacker, by_pk, "attack")
+    if profile is not None:
+        request = with_profile(attacker, request, profile)
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = _visibility(attacker, target)
+    masked = masks.is_masked(attacker, target)
     roll = _roll(
         campaign,
         encounter,
@@ -215,7 +234,7 @@ def attack_declare(
             else _("Attaque contre %(name)s") % {"name": target.name}
         ),
         key=idempotency_key,
-        visibility=visibility,
+        visibility=masks.roll_visibility(campaign, visibility),
         rng=rng,
     )
     pending = {
@@ -287,7 +306,33 @@ def attack_declare(
         text = f"{text.split('. ')[0]}. {miss['summary']}"
     figures = {"blow": blow_figures(miss)} if miss is not None else {}
     _log(encounter, by, text, attacker, target, **figures)
+    if masked and miss is None:
+        _log_masked(encounter, by, masks.declared_text(target))
+    if miss is None:
+        combat_notify.defence_notify(encounter, target, by, masked=masked, attacker=attacker)
     return {**pending, "result": miss}, True
+
+
+def with_profile(attacker: Combatant, request: AttackRequest, index: int) -> AttackRequest:
+    """The attack as the NPC's profile number `index` makes it (sessions.attack_profiles)."""
+    profiles = [] if attacker.character_id else (attacker.profile.get("attacks") or [])
+    if not 0 <= index < len(profiles):
+        raise violation(
+            "profile",
+            _("%(name)s n'a pas cette attaque dans son profil.") % {"name": attacker.name},
+        )
+    chosen = profiles[index]
+    return replace(
+        request,
+        characteristic=chosen["characteristic"],
+        characteristic_value=attacker.profile.get(chosen["characteristic"], 2),
+        skills=(chosen["skill"],) if chosen["skill"] else (),
+        skill_level=chosen["level"],
+        damage=chosen["damage"],
+        gauge=chosen["gauge"],
+        ranged=chosen["ranged"],
+        nonlethal=chosen["nonlethal"],
+    )
 
 
 def _attacker(encounter: Encounter, by_pk: dict[int, Combatant], request: AttackRequest):
@@ -295,11 +340,11 @@ def _attacker(encounter: Encounter, by_pk: dict[int, Combatant], request: Attack
     if request.riposte:
         allowed = encounter.last_attack.get("riposte_for")
         if allowed is None or allowed not in by_pk:
-            raise violation("riposte", _("Aucune riposte n'est possible maintenant."))
+            raise _refused(_("Aucune riposte n'est possible maintenant."))
         return by_pk[allowed]
     attacker = by_pk[encounter.order[encounter.position]["combatant"]]
     if attacker.status != CombatantStatus.ACTIVE:
-        raise violation("encounter", _("Ce combattant n'est pas en état d'attaquer."))
+        raise _refused(_("Ce combattant n'est pas en état d'attaquer."))
     return attacker
 
 
@@ -406,7 +451,7 @@ def attack_defend(
     if answer == "reactive":
         reply_roll = _reply_roll(campaign, encounter, by, defender, attacker, pending, request, rng)
     outcome, lines = settle(
-        by=by,
+        by=_harm_author(pending, request, by),
         pending=pending,
         striker=striker,
         defender=defender,
@@ -435,6 +480,9 @@ def attack_defend(
     )
     freed = holds_ended(list(by_pk.values()), lines)
     result["summary"] = " ".join(lines)
+    masked = masks.is_masked(attacker, target)
+    if masked:
+        result["masked_summary"] = masks.blow_text(result, target, pending["gauge"])
     Combatant.objects.bulk_update(
         [attacker, target],
         ["finesse_points", "agony", "aggravation", "unconscious_turns", "profile", "status"]
@@ -447,7 +495,18 @@ def attack_defend(
     encounter.turn += 1
     encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
     _log(encounter, by, " ".join(lines), attacker, target, blow=blow_figures(result))
+    if masked:
+        _log_masked(encounter, by, result["masked_summary"])
     return result, True
+
+
+def _harm_author(pending: dict[str, Any], request: DefenceRequest, by):
+    """Whom the sheets' history names for the blow's harm: the attack's author (the Conteur for
+    an NPC), not the player who answered it; in a reactive confrontation both sides strike, and
+    the answer's author stands for the exchange."""
+    if request.defence == "reactive" or pending.get("by") == by.pk:
+        return by
+    return get_user_model().objects.filter(pk=pending.get("by")).first() or by
 
 
 def blow_figures(result: dict[str, Any]) -> dict[str, Any]:
@@ -455,6 +514,7 @@ def blow_figures(result: dict[str, Any]) -> dict[str, Any]:
     return {
         "attacker": result["attacker"],
         "target": result["target"],
+        "gauge": (result.get("attack") or {}).get("gauge", "vitality"),
         "damage": result["damage"],
         "reply_damage": result["reply_damage"],
         "aggravation": result["aggravation"],
@@ -519,7 +579,7 @@ def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, r
         strike,
         label=_("%(defence)s contre l'attaque") % {"defence": option.label},
         key=f"{pending['id']}:defence",
-        visibility=pending["visibility"],
+        visibility=masks.roll_visibility(campaign, pending["visibility"]),
         difficulty=pending["total"],
         rng=rng,
         plain=pvp,
@@ -537,9 +597,13 @@ def _reply_roll(campaign, encounter, by, defender, attacker, pending, request, r
         by,
         defender.combatant,
         request.reply,
-        label=_("Réplique contre %(name)s") % {"name": attacker.name},
+        label=(
+            _("Réplique contre une attaque")
+            if masks.is_masked(attacker, defender.combatant)
+            else _("Réplique contre %(name)s") % {"name": attacker.name}
+        ),
         key=f"{pending['id']}:reply",
-        visibility=pending["visibility"],
+        visibility=masks.roll_visibility(campaign, pending["visibility"]),
         rng=rng,
     )
 

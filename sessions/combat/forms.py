@@ -7,11 +7,21 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import combat as rules_combat
 from rules import reference
+from sessions.attack_profiles import (
+    GAUGE_KEYS,
+    LEVEL_MAX,
+    MAX_PROFILES,
+    NPC_CHARACTERISTICS,
+    WEAPON_LENGTH,
+    profile_label,
+)
 from sessions.checks import ROLLED_SKILLS
 from sessions.combat.blows import DEFENCE_LABELS
 from sessions.forms import fresh_key
 from sessions.injuries import injury_label
 from sessions.models import CombatantStatus, StatBlock
+
+SKILL_CHOICES_BLOCK = [("", _("— aucune —"))] + [(s.key, s.label) for s in ROLLED_SKILLS]
 
 
 class StatBlockForm(forms.ModelForm):
@@ -59,6 +69,54 @@ class StatBlockForm(forms.ModelForm):
             if data.get(name) is None and name not in self.errors:
                 data[name] = 0
         return data
+
+
+class AttackProfileForm(forms.Form):
+    """One weapon of a stat block (sessions.attack_profiles); a row left without a weapon is
+    dropped."""
+
+    weapon = forms.CharField(label=_("Arme"), max_length=WEAPON_LENGTH, required=False)
+    characteristic = forms.ChoiceField(
+        label=_("Caractéristique"),
+        choices=[(key, reference.LABELS[key]) for key in NPC_CHARACTERISTICS],
+        initial="strength",
+    )
+    skill = forms.ChoiceField(
+        label=_("Compétence"), choices=SKILL_CHOICES_BLOCK, required=False, initial="melee"
+    )
+    level = forms.IntegerField(label=_("Niveau"), min_value=0, max_value=LEVEL_MAX, initial=0)
+    damage = forms.IntegerField(label=_("Dégâts"), min_value=0, max_value=1000, initial=0)
+    gauge = forms.ChoiceField(
+        label=_("Constitution visée"),
+        choices=[(key, reference.LABELS[key]) for key in GAUGE_KEYS],
+        initial="vitality",
+    )
+    ranged = forms.BooleanField(label=_("À distance"), required=False)
+    nonlethal = forms.BooleanField(label=_("Non létale"), required=False)
+
+
+AttackProfileFormSet = forms.formset_factory(
+    AttackProfileForm, extra=2, max_num=MAX_PROFILES, validate_max=True
+)
+
+
+def profiles_formset(data=None, block: StatBlock | None = None):
+    """The block's attack rows; a POST without them (an older client) leaves them as they are."""
+    initial = list(block.attacks) if block is not None else []
+    if data is not None and "attacks-TOTAL_FORMS" not in data:
+        data = None
+    return AttackProfileFormSet(data, initial=initial, prefix="attacks")
+
+
+def profiles_of(formset, block: StatBlock) -> list[dict]:
+    """The attacks a valid formset describes (rows with a weapon), or the block's own."""
+    if not formset.is_bound:
+        return list(block.attacks)
+    return [
+        {**row, "skill": row.get("skill") or ""}
+        for row in formset.cleaned_data
+        if row and row.get("weapon")
+    ]
 
 
 class EncounterOpenForm(forms.Form):
@@ -193,6 +251,13 @@ class AttackForm(SpendsForm):
     idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput, initial=fresh_key)
     riposte = forms.BooleanField(required=False, widget=forms.HiddenInput)
     target = forms.TypedChoiceField(label=_("Cible"), coerce=int)
+    profile = forms.IntegerField(
+        label=_("Attaque du profil"),
+        min_value=0,
+        max_value=MAX_PROFILES - 1,
+        required=False,
+        help_text=_("Elle donne caractéristique, compétence, dégâts, portée et létalité."),
+    )
     characteristic = forms.ChoiceField(
         label=_("Caractéristique"), choices=CHARACTERISTIC_CHOICES, initial="strength"
     )
@@ -216,9 +281,16 @@ class AttackForm(SpendsForm):
         label=_("Niveau de compétence (PNJ)"), min_value=0, max_value=10, required=False
     )
 
-    def __init__(self, *args, targets=(), **kwargs):
+    def __init__(self, *args, targets=(), profiles=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["target"].choices = [(c.pk, c.name) for c in targets]
+        self.profiles = list(profiles)
+        if self.profiles:  # an NPC with attack profiles: the first is chosen
+            self.fields["profile"].widget = forms.Select(
+                choices=[(i, profile_label(p)) for i, p in enumerate(self.profiles)]
+                + [("", _("— une autre attaque (saisie libre) —"))]
+            )
+            self.fields["profile"].initial = 0
 
     critical = forms.ChoiceField(
         label=_("Si l'attaquant subit un critique"),
@@ -230,8 +302,8 @@ class AttackForm(SpendsForm):
     def strike(self) -> dict:
         data = dict(self.cleaned_data)
         skill = data.pop("skill")
-        for name in ("turn", "idempotency_key"):
-            data.pop(name)
+        for name in ("turn", "idempotency_key", "profile"):
+            data.pop(name, None)
         critical = data.pop("critical") or "table"
         return {**data, **self.spends(), "critical": critical, "skills": (skill,) if skill else ()}
 

@@ -30,6 +30,8 @@ from sessions.injuries import is_lasting
 from sessions.models import Combatant, CombatantStatus, Injury, Roll, StatBlock
 
 NPC_DEFAULTS = {"strength": 2, "vigor": 2, "agility": 2, "perception": 2, "wisdom": 2}
+# What `characters.condition.character_damage` says of the state after a hit, unnamed.
+SHEET_STATE_NOTES = ("Le personnage meurt.", "Le personnage perd connaissance.")
 GAUGE_ATTRS = ("maximum", "current", "scars", "ephemeral", "stabilised", "peril")
 
 
@@ -79,6 +81,7 @@ def npc_profile(block: StatBlock | None) -> dict[str, Any]:
             for gauge in reference.GAUGES
             if block and getattr(block, f"{gauge}_regeneration")
         },
+        "attacks": list(block.attacks) if block else [],  # sessions.attack_profiles
         "fragility": 0,
         "resilience_points": npc_resilience_points(block),
         "gauges": {g: {"maximum": m, "current": m, "scars": 0} for g, m in maxima.items()},
@@ -295,6 +298,8 @@ def _store_on_sheet(fighter: Fighter, after: rules_exchange.Aftermath, *, roll: 
             character=character.pk, gauge=hit.gauge, amount=hit.damage, scars=hit.scars, by=by
         )
         character.refresh_from_db()  # written by the sheets' service (version, history)
+        # The state that follows is said once, by name, after the blow (`_store_status`).
+        notes = [note for note in notes if note not in SHEET_STATE_NOTES]
         if notes:
             notes = [" ".join(notes)]
     for critical in after.criticals:

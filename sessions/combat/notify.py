@@ -1,4 +1,5 @@
-"""A player is told when their character's turn comes in a fight (issue 14 §2), by the in-app
+"""A player is told when their character's turn comes in a fight (issue 14 §2), and when an attack
+waits for their character's defence (issue 39 §4), by the in-app
 notifications the badge counts live: one per step of the fight, and only the newest unread."""
 
 from __future__ import annotations
@@ -36,6 +37,38 @@ def turn_notify(encounter: Encounter, combatant: Combatant, number: int, by) -> 
                 campaign_id=encounter.campaign_id,
                 kind=KIND,
                 key=f"{prefix}{encounter.turn}",
+                text=text,
+                link=reverse("sessions:table", args=[encounter.campaign_id]) + "#combat-tracker",
+            )
+        ]
+    )
+
+
+DEFENCE_KIND = "combat_defence"
+
+
+def defence_notify(encounter: Encounter, target: Combatant, by, *, masked: bool, attacker) -> None:
+    """Tell the target's player at once that an attack waits for their defence, naming the
+    fight (and the attacker, unless it is a hidden NPC: « une attaque »). The attack's step in
+    the key keeps a retried attack from telling twice."""
+    character = target.character
+    if character is None or character.owner_id is None or character.owner_id == by.pk:
+        return
+    names = {"name": character.name, "fight": encounter.name}
+    if masked:
+        text = _("Une attaque vise %(name)s dans « %(fight)s » : choisissez sa défense.") % names
+    else:
+        text = _("%(attacker)s attaque %(name)s dans « %(fight)s » : choisissez sa défense.") % {
+            **names,
+            "attacker": attacker.name,
+        }
+    notify(
+        [
+            Notification(
+                user_id=character.owner_id,
+                campaign_id=encounter.campaign_id,
+                kind=DEFENCE_KIND,
+                key=f"{DEFENCE_KIND}:{encounter.pk}:{encounter.turn}",
                 text=text,
                 link=reverse("sessions:table", args=[encounter.campaign_id]) + "#combat-tracker",
             )

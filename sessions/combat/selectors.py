@@ -25,6 +25,7 @@ from sessions.combat.forms import (
 from sessions.combat.grapples import GRAPPLE_LABELS, escape_odds
 from sessions.combat.harm import fighter_of
 from sessions.combat.holds import held_note, holder_of
+from sessions.combat.masks import is_masked, masked_attack, masked_blow
 from sessions.injuries import open_injuries
 from sessions.models import (
     Combatant,
@@ -76,11 +77,23 @@ class PendingAttack:
     """An attack waiting for its defence, as the tracker shows it."""
 
     data: dict
-    attacker: Combatant
+    attacker: Combatant | None  # None: a hidden NPC's attack, as a player reads it (`masks`)
     target: Combatant
     may_defend: bool = False  # this member answers for the target
     defences: list = field(default_factory=list)  # sessions.combat.attacks.Offered, with odds
     held: str = ""  # why the target cannot defend (held in an Étreinte), if so
+
+    @property
+    def masked(self) -> bool:
+        return self.attacker is None
+
+    @property
+    def best(self) -> str:
+        """The defence preselected: the available one with the best odds, else none at all."""
+        offered = [d for d in self.defences if d.available and d.success is not None]
+        if self.held or not offered:
+            return "none"
+        return max(offered, key=lambda d: d.success).key
 
     @property
     def id(self) -> str:
@@ -220,23 +233,40 @@ def _seen(tracker: Tracker, data: dict) -> bool:
     return bool(data) and (tracker.storyteller or data.get("visibility") != Visibility.HIDDEN)
 
 
+def _masked(tracker: Tracker, data: dict, by_pk: dict[int, Combatant]) -> bool:
+    """A hidden NPC's blow on a visible target: a player reads it without its author."""
+    if not data or tracker.storyteller or data.get("visibility") != Visibility.HIDDEN:
+        return False
+    attacker, target = by_pk.get(data["attacker"]), by_pk.get(data["target"])
+    return attacker is not None and target is not None and is_masked(attacker, target)
+
+
 def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
     """The pending attack (with the defences and their odds for whoever answers it), the last
     blow, and whom the acting combatant may attack."""
     encounter = tracker.encounter
     pending = encounter.pending_attack
-    if _seen(tracker, pending):
+    masked = _masked(tracker, pending, by_pk)
+    if _seen(tracker, pending) or masked:
         attacker, target = by_pk[pending["attacker"]], by_pk[pending["target"]]
         owner = target.character.owner_id if target.character_id else None
-        shown = PendingAttack(pending, attacker, target, tracker.storyteller or owner == user.pk)
+        shown = PendingAttack(
+            masked_attack(pending) if masked else pending,
+            None if masked else attacker,
+            target,
+            tracker.storyteller or owner == user.pk,
+        )
         if shown.may_defend:
             shown.defences = defences_offered(campaign, encounter, target, by_pk)
             shown.held = held_note(target, by_pk)
         tracker.pending = shown
     if _seen(tracker, encounter.last_attack):
         tracker.last = encounter.last_attack
+    elif _masked(tracker, encounter.last_attack, by_pk):
+        tracker.last = masked_blow(encounter.last_attack)
     riposte = (encounter.last_attack or {}).get("riposte_for")
-    if riposte in by_pk and not pending and tracker.last is not None:
+    # A player answers a hidden NPC's blow without a riposte: it would name its target.
+    if riposte in by_pk and not pending and tracker.last and not tracker.last.get("masked"):
         riposter = by_pk[riposte]
         owner = riposter.character.owner_id if riposter.character_id else None
         if tracker.storyteller or owner == user.pk:
@@ -308,10 +338,12 @@ def attack_forms(tracker: Tracker | None) -> dict:
     forms: dict = {}
     injuries = _rollers_injuries(tracker) if tracker is not None else {}
     if tracker is not None and tracker.may_attack:
+        acting = tracker.acting.combatant
         forms["attack_form"] = AttackForm(
             initial={"turn": tracker.encounter.turn},
             targets=tracker.targets,
-            injuries=injuries.get(tracker.acting.combatant.character_id, ()),
+            injuries=injuries.get(acting.character_id, ()),
+            profiles=[] if acting.character_id else acting.profile.get("attacks") or [],
         )
     if tracker is not None and tracker.may_attack:
         forms["grapple_form"] = GrappleForm(
@@ -335,7 +367,7 @@ def attack_forms(tracker: Tracker | None) -> dict:
         )
     if tracker is not None and tracker.pending is not None and tracker.pending.may_defend:
         forms["defence_form"] = DefenceForm(
-            initial={"attack": tracker.pending.id},
+            initial={"attack": tracker.pending.id, "defence": tracker.pending.best},
             injuries=injuries.get(tracker.pending.target.character_id, ()),
         )
     return forms

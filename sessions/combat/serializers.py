@@ -9,7 +9,7 @@ from campaigns.serializers import name_field, text_field
 from common import api_fields
 from rules import combat as rules_combat
 from rules import reference
-from sessions import consequences
+from sessions import attack_profiles, consequences
 from sessions.checks import CHARACTERISTIC_KEYS, ROLLED_SKILLS
 from sessions.combat.attacks import GAUGE_KINDS
 from sessions.combat.blows import DEFENCE_LABELS
@@ -56,6 +56,48 @@ def _regeneration():
     )
 
 
+@extend_schema_field(
+    {"type": "string", "enum": list(attack_profiles.NPC_CHARACTERISTICS)},
+    component_name="NpcCharacteristic",
+)
+class NpcCharacteristicField(serializers.ChoiceField):
+    """One of the characteristics a stat block keeps (its own component: others differ)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=list(attack_profiles.NPC_CHARACTERISTICS), **kwargs)
+
+
+@extend_schema_field(
+    {"type": "string", "enum": ["", *attack_profiles.ROLLED_SKILL_KEYS]},
+    component_name="ProfileSkill",
+)
+class ProfileSkillField(serializers.ChoiceField):
+    """A rolled skill, or none (empty)."""
+
+    def __init__(self, **kwargs):
+        choices = ["", *attack_profiles.ROLLED_SKILL_KEYS]
+        super().__init__(choices=choices, allow_blank=True, **kwargs)
+
+
+class AttackProfileIn(serializers.Serializer):
+    """One of an NPC's weapons (sessions.attack_profiles)."""
+
+    weapon = serializers.CharField(max_length=attack_profiles.WEAPON_LENGTH)
+    characteristic = NpcCharacteristicField(default="strength")
+    skill = ProfileSkillField(default="melee")
+    level = serializers.IntegerField(
+        min_value=0, max_value=attack_profiles.LEVEL_MAX, default=0, help_text="Niveau."
+    )
+    damage = serializers.IntegerField(
+        min_value=0, max_value=attack_profiles.DAMAGE_MAX, default=0, help_text="Dégâts de base."
+    )
+    gauge = serializers.ChoiceField(
+        choices=[(gauge, reference.LABELS[gauge]) for gauge in GAUGE_KINDS], default="vitality"
+    )
+    ranged = api_fields.BooleanField(default=False, help_text="À distance.")
+    nonlethal = api_fields.BooleanField(default=False, help_text="Non létale.")
+
+
 class StatBlockIn(serializers.Serializer):
     name = name_field()
     agility = _characteristic(help_text="Agilité (avec Perception et Sagesse : la Finesse).")
@@ -79,11 +121,20 @@ class StatBlockIn(serializers.Serializer):
     energy_regeneration = _regeneration()
     confidence_regeneration = _regeneration()
     notes = text_field(required=False)
-    hidden = api_fields.BooleanField(default=True, help_text="Caché aux joueurs.")
+    attacks = AttackProfileIn(
+        many=True,
+        required=False,
+        max_length=attack_profiles.MAX_PROFILES,
+        help_text="Ses attaques : une attaque de ce PNJ est l'une d'elles et une cible.",
+    )
+    hidden = api_fields.BooleanField(
+        default=False, help_text="Caché aux joueurs (absent : visible)."
+    )
 
 
 class StatBlockOut(serializers.ModelSerializer):
     finesse = serializers.SerializerMethodField(help_text="Score de Finesse (l'initiative).")
+    attacks = AttackProfileIn(many=True, read_only=True, help_text="Ses attaques.")
 
     class Meta:
         model = StatBlock
@@ -108,6 +159,7 @@ class StatBlockOut(serializers.ModelSerializer):
             "energy_regeneration",
             "confidence_regeneration",
             "notes",
+            "attacks",
             "hidden",
         ]
         read_only_fields = fields
@@ -307,6 +359,20 @@ class StrikeIn(SpendsIn):
 
 
 class AttackIn(StrikeIn):
+    profile = serializers.IntegerField(
+        min_value=0,
+        max_value=attack_profiles.MAX_PROFILES - 1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Un PNJ : le rang (0…) de l'une de ses attaques (`attacks` de son profil) ; "
+        "elle donne caractéristique, compétence, dégâts, portée et létalité.",
+    )
+    characteristic = serializers.ChoiceField(
+        choices=list(CHARACTERISTIC_KEYS),
+        required=False,
+        help_text="Requise sans `profile`.",
+    )
     turn = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text="L'étape lue (`turn` du combat)."
     )
@@ -339,6 +405,14 @@ class AttackIn(StrikeIn):
         help_text="Un critique subi par l'attaquant (son échec critique, la réussite critique "
         "d'une réplique) : table d'Aggravation, ou Résilience dépensée.",
     )
+
+    def validate(self, attrs):
+        if attrs.get("profile") is None and not attrs.get("characteristic"):
+            raise serializers.ValidationError(
+                "Choisissez l'une des attaques du PNJ (`profile`) ou une caractéristique."
+            )
+        attrs.setdefault("characteristic", "strength")  # the profile's replaces it
+        return attrs
 
 
 class DefenceIn(SpendsIn):
@@ -383,14 +457,17 @@ class AggravationOut(serializers.Serializer):
     defender = serializers.IntegerField()
 
 
+MASKED_HELP = "Attaque d'un PNJ caché lue par un joueur : ni son auteur ni ses chiffres (null)."
+
+
 class BlowOut(serializers.Serializer):
     """A resolved attack: the defence, the damage each side took, criticals, riposte."""
 
     id = serializers.CharField()
-    attacker = serializers.IntegerField()
+    attacker = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
     target = serializers.IntegerField()
-    roll = serializers.IntegerField()
-    total = serializers.IntegerField()
+    roll = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
     defence = serializers.CharField()
     defence_roll = serializers.IntegerField(allow_null=True)
     reply_roll = serializers.IntegerField(allow_null=True)
@@ -405,23 +482,25 @@ class BlowOut(serializers.Serializer):
         help_text="Ce que la prise a laissé : held (tenu), prone (à terre), thrown (projeté), "
         "ou vide.",
     )
+    masked = serializers.BooleanField(default=False, help_text=MASKED_HELP)
 
 
 class AttackOut(serializers.Serializer):
     """An attack waiting for its defence."""
 
     id = serializers.CharField()
-    attacker = serializers.IntegerField()
+    attacker = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
     target = serializers.IntegerField()
-    roll = serializers.IntegerField()
-    total = serializers.IntegerField()
+    roll = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
     outcome = serializers.CharField()
     exploded = serializers.BooleanField()
     nonlethal = serializers.BooleanField()
     ranged = serializers.BooleanField()
     hidden = serializers.BooleanField()
-    damage = serializers.IntegerField()
+    damage = serializers.IntegerField(allow_null=True)
     gauge = serializers.CharField()
+    masked = serializers.BooleanField(default=False, help_text=MASKED_HELP)
     grapple = serializers.CharField(default="", help_text="La prise tentée, ou vide.")
     distance = serializers.IntegerField(default=0, help_text="Projection : mètres.")
     defences = OfferedOut(many=True, help_text="Les défenses possibles, pour qui défend.")

@@ -25,6 +25,7 @@ from campaigns.policy import (
     is_storyteller,
 )
 from common.htmx import HtmxHttpRequest
+from sessions.attack_profiles import profile_label
 from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
@@ -44,6 +45,8 @@ from sessions.combat.forms import (
     StatBlockForm,
     StatusForm,
     TurnForm,
+    profiles_formset,
+    profiles_of,
 )
 from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
 from sessions.combat.tracker_actions import (
@@ -227,14 +230,26 @@ def turn_delay(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def encounter_end(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    """A confirmation page (GET: ending a fight cannot be undone), then the fight ends."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
-    error = service_refusal(
-        lambda: combat.encounter_end(campaign=campaign, by=request.user, encounter_id=encounter.pk)
-    )
-    return action_response(request, campaign, error)
+    if request.method == "POST":
+        error = service_refusal(
+            lambda: combat.encounter_end(
+                campaign=campaign, by=request.user, encounter_id=encounter.pk
+            )
+        )
+        return action_response(request, campaign, error)
+    campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
+    context = {
+        "campaign": campaign,
+        "is_storyteller": True,
+        "encounter": encounter,
+        "cancel_url": reverse("sessions:combat", args=[campaign.pk]),
+    }
+    return render(request, "sessions/combat_end.html", context)
 
 
 @login_required
@@ -318,13 +333,30 @@ def bestiary(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     for block in blocks:
         block.finesse = combat.block_finesse(block)
         block.defences = combat_harm.block_defences(block)
+        block.attack_labels = [profile_label(p) for p in block.attacks]
     context = {"campaign": campaign, "is_storyteller": is_storyteller(campaign), "blocks": blocks}
     return render(request, "sessions/bestiary.html", context)
 
 
-def _block_form_page(request, campaign, form, block=None) -> HttpResponse:
-    context = {"campaign": campaign, "is_storyteller": True, "form": form, "block": block}
+def _block_form_page(request, campaign, form, attacks, block=None) -> HttpResponse:
+    # `stat_block`, not `block`: inside a template's {% block %}, `block` is the block itself.
+    context = {
+        "campaign": campaign,
+        "is_storyteller": True,
+        "form": form,
+        "attacks": attacks,
+        "stat_block": block,
+    }
     return render(request, "sessions/bestiary_form.html", context)
+
+
+def _block_saved(form, attacks) -> StatBlock | None:
+    """The stat block with its attack profiles, saved if both parts are valid."""
+    if not form.is_valid() or (attacks.is_bound and not attacks.is_valid()):
+        return None
+    block = form.save(commit=False)
+    block.attacks = profiles_of(attacks, block)
+    return campaign_services.entry_save(entry=block)
 
 
 @explains_refusal
@@ -333,11 +365,11 @@ def _block_form_page(request, campaign, form, block=None) -> HttpResponse:
 def stat_block_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
     form = StatBlockForm(request.POST or None, instance=StatBlock(campaign=campaign))
-    if request.method == "POST" and form.is_valid():
-        block = campaign_services.entry_save(entry=form.save(commit=False))
+    attacks = profiles_formset(request.POST or None)
+    if request.method == "POST" and (block := _block_saved(form, attacks)) is not None:
         messages.success(request, _("Profil « %(name)s » ajouté au bestiaire.") % {"name": block})
         return redirect("sessions:bestiary", pk=campaign.pk)
-    return _block_form_page(request, campaign, form)
+    return _block_form_page(request, campaign, form, attacks)
 
 
 @explains_refusal
@@ -347,11 +379,12 @@ def stat_block_edit(request: HtmxHttpRequest, pk: int, block_pk: int) -> HttpRes
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
     block = get_object_or_404(StatBlock, campaign=campaign, pk=block_pk)
     form = StatBlockForm(request.POST or None, instance=block)
-    if request.method == "POST" and form.is_valid():
-        campaign_services.entry_save(entry=form.save(commit=False))
+    attacks = profiles_formset(request.POST or None, block)
+    if request.method == "POST" and _block_saved(form, attacks) is not None:
         messages.success(request, _("Profil enregistré."))
         return redirect("sessions:bestiary", pk=campaign.pk)
-    return _block_form_page(request, campaign, form, block)
+    block.refresh_from_db()  # the title names the block as saved, not as typed
+    return _block_form_page(request, campaign, form, attacks, block)
 
 
 @explains_refusal
@@ -398,6 +431,7 @@ def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
             turn=form.cleaned_data["turn"],
             request=AttackRequest(**form.strike()),
             idempotency_key=form.cleaned_data["idempotency_key"],
+            profile=form.cleaned_data["profile"],
         )
     )
     return action_response(request, campaign, error)

@@ -130,3 +130,22 @@ def test_an_older_demo_played_in_still_seeds_and_keeps_its_state(caplog):
     assert "demo story not played" in caplog.text
     assert not Arc.objects.filter(campaign=campaign, title=DEMO_PAST_ARC).exists()
     assert not Roll.objects.filter(campaign=campaign).exists()  # nothing half-played
+
+
+def test_the_demo_has_a_fight_in_progress_with_a_bestiary_and_a_hidden_npc(demo, client):
+    from sessions.models import Encounter, StatBlock
+
+    (fight,) = Encounter.objects.filter(campaign=demo)
+    assert fight.status == "running" and fight.round == 1
+    assert StatBlock.objects.filter(campaign=demo, hidden=True).exists()
+    assert all(block.attacks for block in StatBlock.objects.filter(campaign=demo))
+    hidden = fight.combatants.filter(hidden=True)
+    assert hidden.exists() and fight.combatants.filter(character__isnull=False).count() == 2
+    # Aelis's player is asked to answer « une attaque » without learning who shoots.
+    assert fight.pending_attack["attacker"] == hidden.get().pk
+    table = text(as_user(client, "aelis").get(reverse("sessions:table", args=[demo.pk])))
+    assert "Une attaque" in table and "Se défendre" in table
+    assert "Guetteur" not in table
+    # The Conteur sees the whole, and the players' bestiary shows only what is shown.
+    bestiary = text(client.get(reverse("sessions:bestiary", args=[demo.pk])))
+    assert "Pillard des brumes" in bestiary and "Guetteur" not in bestiary

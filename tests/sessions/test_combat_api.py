@@ -109,7 +109,8 @@ def test_reveal_status_and_remove(campaign, fight, api_for, storyteller, player)
         fight + f"combatants/{brigand.pk}/status/", {"status": "defeated"}, format="json"
     )
     assert out.status_code == 200
-    assert conteur.delete(fight + f"combatants/{brigand.pk}/").status_code == 200
+    removed = conteur.delete(fight + f"combatants/{brigand.pk}/")
+    assert removed.status_code == 204 and not removed.content  # as documented (issue 39 §4)
     brigand.refresh_from_db()
     assert brigand.status == "left"
     assert conteur.post(fight + "end/").json()["status"] == "ended"

@@ -356,7 +356,10 @@ def test_a_hidden_npc_grapples_in_hidden_lines_and_is_not_named(
     assert pending["visibility"] == Visibility.HIDDEN
     answer(conteur, storyteller, fight, pending)
     assert named("Aelis").held_by == named("Brigand 1")
-    assert last_line().visibility == Visibility.HIDDEN
+    public, hidden = TableEvent.objects.filter(kind="combat").order_by("-pk")[:2]
+    assert hidden.visibility == Visibility.HIDDEN and "Brigand" in hidden.summary
+    # Her players read what happened to her, not who did it (issue 39 §4).
+    assert public.summary == "Une étreinte retient Aelis."
     seen = cs.tracker_for_user(campaign=as_member(campaign, player), user=player, encounter=fight)
     aelis_row = next(c for c in seen.combatants if c.name == "Aelis")
     assert aelis_row.grapple_badges == ["dans une étreinte"] and aelis_row.holder_shown is None

@@ -29,7 +29,13 @@ def conteur(campaign, storyteller, as_member):
 @pytest.fixture
 def brigand(campaign):
     return StatBlock.objects.create(
-        campaign=campaign, name="Brigand", agility=4, perception=3, wisdom=2, combativeness=2
+        campaign=campaign,
+        name="Brigand",
+        agility=4,
+        perception=3,
+        wisdom=2,
+        combativeness=2,
+        hidden=True,  # a new block is visible unless hidden (issue 39 §4)
     )
 
 

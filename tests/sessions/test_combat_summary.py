@@ -56,7 +56,8 @@ def test_a_hidden_npc_stays_out_of_the_players_summary(conteur, storyteller, fig
     defend(conteur, storyteller, fight, pending, "block", faces=(2,))
     public, hidden = end(conteur, storyteller, fight)
     assert public.visibility == Visibility.PUBLIC and "Brigand" not in public.summary
-    assert "Aelis inflige 0 et reçoit 0" in public.summary  # the blow on a hidden NPC is hidden
+    # Aelis's own blow counts for her players (issue 39 §4: the truth they may see).
+    assert "Aelis inflige 7 et reçoit 0" in public.summary
     assert hidden.visibility == Visibility.HIDDEN
     assert (
         "Conteur : Bilan" in hidden.summary and "Brigand 1 inflige 0 et reçoit 7" in hidden.summary
