@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import requests
 from celery import current_app
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import connections, transaction
@@ -53,6 +54,7 @@ CONTENT_MAX = 2000  # Discord's limit for a message's `content`
 SENDING_LEASE = timedelta(seconds=60)  # a claimed delivery whose worker died is claimed again
 USERNAME = "Altherion"
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+HOOK_CACHE_SECONDS = 300  # the enabled hook as every public roll reads it; forgotten on change
 
 
 class DeliveryRetry(Exception):
@@ -116,6 +118,7 @@ def webhook_save(*, campaign: Campaign, url: str) -> Webhook:
     hook.url = url
     _reset(hook)
     hook.save()
+    _forget(campaign.pk)
     return hook
 
 
@@ -123,6 +126,7 @@ def webhook_save(*, campaign: Campaign, url: str) -> Webhook:
 def webhook_delete(*, campaign: Campaign) -> None:
     """Stop posting: the hook and its deliveries go."""
     Webhook.objects.filter(campaign=campaign).delete()
+    _forget(campaign.pk)
 
 
 @transaction.atomic
@@ -131,6 +135,7 @@ def webhook_enable(*, campaign: Campaign) -> Webhook:
     hook = _hook_locked(campaign)
     _reset(hook)
     hook.save(update_fields=["enabled", "failures", "disabled_at", "last_error", "last_error_at"])
+    _forget(campaign.pk)
     return hook
 
 
@@ -179,12 +184,32 @@ def webhook_post(*, campaign_id: int, key: str, kind: str, **context) -> None:
     transaction.on_commit(lambda: _queue(campaign_id, key, kind, context), robust=True)
 
 
+def enabled_hook_id(campaign_id: int) -> int | None:
+    """The campaign's enabled hook, kept in the cache: every public roll asks, few campaigns
+    have one. Each change of a hook's state forgets it (`_forget`)."""
+    hook_id = cache.get(_cache_key(campaign_id))
+    if hook_id is None:
+        hook_id = (
+            Webhook.objects.filter(campaign_id=campaign_id, enabled=True)
+            .values_list("pk", flat=True)
+            .first()
+        ) or 0
+        cache.set(_cache_key(campaign_id), hook_id, HOOK_CACHE_SECONDS)
+    return hook_id or None
+
+
+def _cache_key(campaign_id: int) -> str:
+    return f"webhook-enabled:{campaign_id}"
+
+
+def _forget(campaign_id: int) -> None:
+    # Now, and again once committed: a reader between the two may have cached the old state.
+    cache.delete(_cache_key(campaign_id))
+    transaction.on_commit(lambda: cache.delete(_cache_key(campaign_id)))
+
+
 def _queue(campaign_id: int, key: str, kind: str, context: dict) -> None:
-    hook_id = (
-        Webhook.objects.filter(campaign_id=campaign_id, enabled=True)
-        .values_list("pk", flat=True)
-        .first()
-    )
+    hook_id = enabled_hook_id(campaign_id)
     if hook_id is None:
         return
     text = message_text(kind, **context)
@@ -317,6 +342,7 @@ def _failure(hook: Webhook, error: str) -> bool:
         pk=hook.pk, enabled=True, failures__gte=settings.WEBHOOK_FAILURE_LIMIT
     ).update(enabled=False, disabled_at=now)
     if disabled:
+        _forget(hook.campaign_id)
         _tell_storyteller(hook, now)
     return not Webhook.objects.filter(pk=hook.pk, enabled=True).exists()
 
