@@ -104,6 +104,8 @@ READINGS: tuple[tuple[str, str, str], ...] = (
         "Incantation takes the round; Combativité spent = the caster's actions left",
         "rules.magic.incantation_actions",
     ),
+    ("§15", "Spell cost paid at the start, twice if overcharged", "rules.spells.energy_cost"),
+    ("§15", "Healing fewer wounds; numbers read when it resolves", "rules.spells.healing_figures"),
     (
         "§13",
         "A grapple's expertise: « Prises » (« Projection »)",
