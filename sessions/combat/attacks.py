@@ -37,6 +37,7 @@ from rules.odds import check_odds
 from sessions import services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
 from sessions.combat import grapples as combat_grapples
+from sessions.combat import incanting
 from sessions.combat.blows import DEFENCE_LABELS, missed, resolve, resolve_miss
 from sessions.combat.harm import (
     Fighter,
@@ -190,6 +191,7 @@ def attack_declare(
     if request.gauge not in reference.GAUGES:
         raise violation("gauge", _("Cette constitution n'existe pas."))
     refuse_if_held(attacker, by_pk, "attack")
+    incanting.refuse_if_incanting(attacker, encounter)
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = _visibility(attacker, target)
@@ -374,6 +376,8 @@ def attack_defend(
     defender = fighter_of(campaign, target, lock=True)
     striker = fighter_of(campaign, attacker, lock=True)
     lines: list[str] = []
+    if request.defence != rules_combat.NO_DEFENCE and (lost := incanting.lose_on_defence(target)):
+        lines.append(lost)  # §15 Reading: a caster who defends loses its spell
     defence_roll = _defend_roll(campaign, encounter, by, defender, pending, request, rng)
     reply_roll = None
     if request.defence == "reactive":

@@ -14,6 +14,7 @@ from rules import combat as rules_combat
 from rules import gauges as rules_gauges
 from rules import reference
 from sessions import writes
+from sessions.combat import incanting
 from sessions.combat.fights import turn_next
 from sessions.combat.harm import fighter_of, npc_gauges, store_npc_gauges
 from sessions.combat.holds import refuse_if_held
@@ -39,6 +40,7 @@ def regeneration_force(
     if acting.held_by_id is not None:
         by_pk = {c.pk: c for c in encounter_combatants(encounter)}
         refuse_if_held(by_pk[acting.pk], by_pk, "regeneration")
+    incanting.refuse_if_incanting(acting, encounter)
     fighter = fighter_of(campaign, acting, lock=True)
     before = fighter.gauges()[gauge]
     if fighter.character is not None:

@@ -8,10 +8,12 @@ Three views, on the tracker's pattern (`sessions.combat.views`, `tracker_actions
 - `spell_preview` (GET, HTMX): the preview alone — the healing's difficulty and complexity read
   from the target's sheet, what the incantation's spends give, the Combativité left — refreshed
   as the form changes. Nothing is written.
-- `spell_cast` (POST): the cast (`sessions.combat.spells.spell_cast`); then the tracker (HTMX)
-  or a redirect to the page the form came from, the refusal shown in French. Its « Calculer »
-  button (`preview=1`, without JavaScript) shows the form page again with the preview of the
-  values sent, and casts nothing.
+- `spell_cast` (POST): the incantation begins (`sessions.combat.spell_casts.spell_cast`); then
+  the tracker (HTMX) or a redirect to the page the form came from, the refusal shown in French.
+  Its « Calculer » button (`preview=1`, without JavaScript) shows the form page again with the
+  preview of the values sent, and casts nothing.
+- `spell_resolve` (POST): at the caster's first slot of the next round, the spell resolves
+  (`spell_casts.spell_resolve`); the form shows only that button while the caster incants.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from campaigns.models import Campaign
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from common.htmx import HtmxHttpRequest
 from rules import reference
+from sessions.combat import incanting, spell_casts
 from sessions.combat import selectors as cs
 from sessions.combat import spells as combat_spells
 from sessions.combat.forms import CHARACTERISTIC_CHOICES, GAUGE_CHOICES, SKILL_CHOICES
@@ -68,10 +71,29 @@ class SpellForm(forms.Form):
     )
     name = forms.CharField(label=_("Nom du sort"), max_length=80, required=False)
     spell_points = _points(_("Points du sort"))
+    energy_cost = _points(
+        _("Coût en Énergie"),
+        _("Payé au début de l'incantation ; le double en surcharge."),
+        maximum=combat_spells.MAX_ENERGY_COST,
+    )
     target = forms.TypedChoiceField(
         label=_("Personnage soigné"), coerce=int, required=False, empty_value=None
     )
     gauge = forms.ChoiceField(label=_("Constitution soignée"), choices=GAUGE_CHOICES)
+    wounds = forms.IntegerField(
+        label=_("Blessures à soigner"),
+        min_value=0,
+        max_value=combat_spells.MAX_SPELL_POINTS,
+        required=False,
+        help_text=_("Vide : toutes. Moins de blessures, moins de difficulté."),
+    )
+    area_targets = forms.TypedMultipleChoiceField(
+        label=_("Cibles nommées"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Un jet par cible ; sinon, indiquez le nombre de groupes."),
+    )
     targets = forms.IntegerField(
         label=_("Cibles ou groupes touchés"),
         min_value=1,
@@ -92,6 +114,7 @@ class SpellForm(forms.Form):
     skill_level = forms.IntegerField(
         label=_("Niveau de compétence (PNJ)"), min_value=0, max_value=10, required=False
     )
+    expertise = forms.BooleanField(label=_("Expertise (+1d10, sans critique)"), required=False)
     complexity = _points(_("Complexité"), _("Calculée pour une guérison."), maximum=20)
     difficulty = _points(_("Difficulté"), _("Calculée pour une guérison."), maximum=200)
     focus = _points(
@@ -114,6 +137,7 @@ class SpellForm(forms.Form):
         self.fields["target"].choices = [("", _("— choisir —"))] + [
             (c.pk, c.name) for c in healable
         ]
+        self.fields["area_targets"].choices = [(c.pk, c.name) for c in healable]
 
     def spell(self) -> combat_spells.SpellRequest:
         data = self.cleaned_data
@@ -131,6 +155,10 @@ class SpellForm(forms.Form):
             target=data.get("target"),
             gauge=data.get("gauge") or "vitality",
             targets=data.get("targets") or 1,
+            area_targets=tuple(data.get("area_targets") or ()),
+            energy_cost=data.get("energy_cost") or 0,
+            wounds=data.get("wounds"),
+            expertise=bool(data.get("expertise")),
             **{name: data.get(name) or 0 for name in SPENDS},
         )
 
@@ -144,27 +172,35 @@ class PreviewForm(SpellForm):
             self.fields[name].required = False
 
 
+class ResolveForm(forms.Form):
+    """The step the caller read: the spell's own numbers wait on the caster."""
+
+    turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
 def healable(campaign: Campaign, encounter: Encounter) -> list:
-    """The characters of the fight a healing spell may target (those this member sees)."""
+    """The combatants of the fight a spell may target (those this member sees): characters and
+    NPCs alike (an NPC is healed on its stat block)."""
     storyteller = is_storyteller(campaign)
     return [
         c
         for c in encounter.combatants.select_related("character").order_by("pk")
-        if c.character_id is not None
-        and c.status not in combat_spells.OUT
-        and (storyteller or not c.hidden)
+        if c.status not in combat_spells.OUT and (storyteller or not c.hidden)
     ]
 
 
 def _context(request, campaign, encounter, form, preview=None) -> dict:
     tracker = cs.tracker_for_user(campaign=campaign, user=request.user, encounter=encounter)
     back = request.GET.get("back") or request.POST.get("back") or "table"
+    caster = tracker.acting.combatant if tracker and tracker.acting else None
     return {
         "campaign": campaign,
         "is_storyteller": is_storyteller(campaign),
         "tracker": tracker,
         "encounter": encounter,
-        "caster": tracker.acting.combatant if tracker and tracker.acting else None,
+        "caster": caster,
+        "incantation": incanting.pending(caster) if caster is not None else {},
+        "incantation_due": caster is not None and incanting.due(caster, encounter),
         "spell_form": form,
         "preview": preview,
         "back": back if back in BACK_TO else "table",
@@ -219,13 +255,33 @@ def spell_cast(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
     if not form.is_valid():
         return action_response(request, campaign, form_errors(form))
     error = service_refusal(
-        lambda: combat_spells.spell_cast(
+        lambda: spell_casts.spell_cast(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
             turn=form.cleaned_data["turn"],
             request=form.spell(),
             idempotency_key=form.cleaned_data["idempotency_key"],
+        )
+    )
+    return action_response(request, campaign, error)
+
+
+@login_required
+@require_POST
+def spell_resolve(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
+    """The caster's spell resolves at its first slot of the next round; the hand passes on."""
+    campaign = campaign_get_for_member(user=request.user, pk=pk)
+    encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
+    form = ResolveForm(request.POST)
+    if not form.is_valid():
+        return action_response(request, campaign, form_errors(form))
+    error = service_refusal(
+        lambda: spell_casts.spell_resolve(
+            campaign=campaign,
+            by=request.user,
+            encounter_id=encounter.pk,
+            turn=form.cleaned_data["turn"],
         )
     )
     return action_response(request, campaign, error)
