@@ -277,6 +277,18 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
         "Brigand 1 (2ᵉ action), Brigand 2 (2ᵉ action), Brigand 3 (2ᵉ action).",
     ):
         expect(do.log_line(brann, text)).to_be_visible(timeout=LIVE)
+
+    # --- round 3: the spell resolves at Aelis's first slot, her only action there -------------
+    do.settle(aelis, "À Aelis d'agir.")
+    aelis.get_by_text("Lancer un sort avec Aelis").click()
+    dice.next(
+        5, 5, 5, 5, 5, 5, then=6
+    )  # skill 0 − complexity 6 + 1 focus die: 6 dice, the worst kept
+    aelis.get_by_role("button", name="Achever l'incantation").click()
+    expect(do.acting(aelis)).to_have_text("À Brann d'agir")
+    dice.spent(5, 5, 5, 5, 5, 5)
+    resolved = do.log_line(brann, "Le sort « Souffle de vie » d'Aelis se résout")
+    expect(resolved).to_contain_text("Le sort échoue : rien n'est soigné.", timeout=LIVE)
     expect(brann.locator(".initiative-list")).not_to_contain_text("Brigand 4")
     # §1: « Finesse points … are all regained each combat turn »: Brann spent one on his Esquive.
     expect(brann.locator(".initiative-list li", has_text="Brann")).to_contain_text(
@@ -303,13 +315,10 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
     spell.get_by_label("Concentration").dispatch_event("change")
     expect(aelis.locator('[data-spell="incantation"]')).to_contain_text("+1 dé de surpuissance")
     expect(aelis.locator(".htmx-request")).to_have_count(0)
-    dice.next(
-        5, 5, 5, 5, 5, 5, then=6
-    )  # skill 0 − complexity 6 + 1 focus die: 6 dice, the worst kept
+    # §15 Reading (incantation): begun now, it resolves at her first slot of round 3.
     spell.get_by_role("button", name="Incanter").click()
     expect(do.acting(aelis)).to_have_text("À Brann d'agir")
-    dice.spent(5, 5, 5, 5, 5, 5)
-    cast = do.log_line(brann, "Aelis incante « Souffle de vie »")
+    cast = do.log_line(brann, "Aelis commence à incanter « Souffle de vie »")
     expect(cast).to_contain_text(
         f"sur Brann (Vitalité) : difficulté 50 (blessures à soigner), complexité 6 ({reasons})",
         timeout=LIVE,
