@@ -277,18 +277,6 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
         "Brigand 1 (2ᵉ action), Brigand 2 (2ᵉ action), Brigand 3 (2ᵉ action).",
     ):
         expect(do.log_line(brann, text)).to_be_visible(timeout=LIVE)
-
-    # --- round 3: the spell resolves at Aelis's first slot, her only action there -------------
-    do.settle(aelis, "À Aelis d'agir.")
-    aelis.get_by_text("Lancer un sort avec Aelis").click()
-    dice.next(
-        5, 5, 5, 5, 5, 5, then=6
-    )  # skill 0 − complexity 6 + 1 focus die: 6 dice, the worst kept
-    aelis.get_by_role("button", name="Achever l'incantation").click()
-    expect(do.acting(aelis)).to_have_text("À Brann d'agir")
-    dice.spent(5, 5, 5, 5, 5, 5)
-    resolved = do.log_line(brann, "Le sort « Souffle de vie » d'Aelis se résout")
-    expect(resolved).to_contain_text("Le sort échoue : rien n'est soigné.", timeout=LIVE)
     expect(brann.locator(".initiative-list")).not_to_contain_text("Brigand 4")
     # §1: « Finesse points … are all regained each combat turn »: Brann spent one on his Esquive.
     expect(brann.locator(".initiative-list li", has_text="Brann")).to_contain_text(
@@ -346,6 +334,25 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
         "Brigand 1 (2ᵉ action), Brigand 2 (2ᵉ action), Brigand 3 (2ᵉ action).",
     ):
         expect(do.log_line(brann, text)).to_be_visible(timeout=LIVE)
+
+    # --- round 3: the spell resolves at Aelis's first slot, her only action there -------------
+    do.settle(aelis, "À Aelis d'agir.")
+    aelis.get_by_text("Lancer un sort avec Aelis").click()
+    dice.next(
+        5, 5, 5, 5, 5, 5, then=6
+    )  # skill 0 − complexity 6 + 1 focus die: 6 dice, the worst kept
+    pending = aelis.locator('[data-combat="incantation"]')
+    expect(pending).to_contain_text("Le sort « Souffle de vie » d'Aelis se résout maintenant")
+    if SHOTS:
+        for width in (1280, 390):
+            aelis.set_viewport_size({"width": width, "height": 900})
+            pending.screenshot(path=f"{SHOTS}/spell-resolve-{width}.png")
+        aelis.set_viewport_size({"width": 1280, "height": 900})
+    aelis.get_by_role("button", name="Achever l'incantation").click()
+    expect(do.acting(aelis)).to_have_text("À Brann d'agir")
+    dice.spent(5, 5, 5, 5, 5, 5)
+    resolved = do.log_line(brann, "Le sort « Souffle de vie » d'Aelis se résout")
+    expect(resolved).to_contain_text("Le sort échoue : rien n'est soigné.", timeout=LIVE)
 
     # The Conteur's screen agrees: Brann at 0/50, 6 scars, in péril, Agonie 2, Aggravation 1.
     encounter = Encounter.objects.get()
