@@ -185,3 +185,32 @@ def spell_outcome(
         stabilised=True,
         healed=after,
     )
+
+
+# --- the incantation between its two slots -------------------------------------------------------
+
+WAITING, DUE = "waiting", "due"
+LOST_OUT, LOST_HELD, LOST_LATE = "lost_out", "lost_held", "lost_late"
+
+
+def incantation_state(*, began_round: int, round_: int, fighting: bool, held: bool) -> str:
+    """Where a begun spell stands (§15).
+
+    Reading (§15, incantation): the spell is begun at the caster's slot and resolves at the
+    caster's first slot of the next round; a caster knocked out (or out of the fight) or held
+    loses it, and so does one whose slot of the next round went by without it. Returns
+    `waiting` (the round it began), `due` (the next round) or why it is lost."""
+    if not fighting:
+        return LOST_OUT
+    if held:
+        return LOST_HELD
+    if round_ <= began_round:
+        return WAITING
+    return DUE if round_ == began_round + 1 else LOST_LATE
+
+
+def answer_loses_incantation(answer: str, *, no_defence: str) -> bool:
+    """Reading (§15, incantation): "a caster who defends loses the spell" — any answer to a blow
+    but none (a Blocage, an Esquive, a Parade, or a reactive confrontation, which is an action)
+    ends the incantation."""
+    return answer != no_defence

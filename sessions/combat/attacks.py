@@ -376,7 +376,7 @@ def attack_defend(
     defender = fighter_of(campaign, target, lock=True)
     striker = fighter_of(campaign, attacker, lock=True)
     lines: list[str] = []
-    if request.defence != rules_combat.NO_DEFENCE and (lost := incanting.lose_on_defence(target)):
+    if lost := incanting.lose_on_defence(target, request.defence):
         lines.append(lost)  # §15 Reading: a caster who defends loses its spell
     defence_roll = _defend_roll(campaign, encounter, by, defender, pending, request, rng)
     reply_roll = None

@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from rules import combat as rules_combat
+from rules import spells as rules_spells
 from rules.french import de
 from sessions.errors import violation
 from sessions.models import Combatant, CombatantStatus, Encounter
@@ -22,32 +25,40 @@ def pending(combatant: Combatant) -> dict[str, Any]:
     return combatant.incantation or {}
 
 
-def due(combatant: Combatant, encounter: Encounter) -> bool:
-    """Whether the caster's incantation resolves now: the round after it began, the caster
-    acting, still in the fight and free."""
+def _state(combatant: Combatant, encounter: Encounter) -> str:
     spell = pending(combatant)
-    return (
-        bool(spell)
-        and spell.get("encounter") == encounter.pk
-        and spell.get("round", 0) + 1 == encounter.round
-        and combatant.status == CombatantStatus.ACTIVE
-        and combatant.held_by_id is None
+    if spell.get("encounter") != encounter.pk:
+        return rules_spells.LOST_LATE
+    return rules_spells.incantation_state(
+        began_round=spell.get("round", 0),
+        round_=encounter.round,
+        fighting=combatant.status == CombatantStatus.ACTIVE,
+        held=combatant.held_by_id is not None,
     )
 
 
+def due(combatant: Combatant, encounter: Encounter) -> bool:
+    """Whether the caster's incantation resolves now (`rules.spells.incantation_state`)."""
+    return bool(pending(combatant)) and _state(combatant, encounter) == rules_spells.DUE
+
+
+LOST_LINES = {
+    rules_spells.LOST_OUT: gettext_noop(
+        "%(name)s n'est plus en état d'incanter : son sort est perdu."
+    ),
+    rules_spells.LOST_HELD: gettext_noop("%(name)s est tenu : son sort est perdu."),
+    rules_spells.LOST_LATE: gettext_noop(
+        "L'incantation %(of_name)s n'a pas été achevée à temps : son sort est perdu."
+    ),
+}
+
+
 def lost_reason(combatant: Combatant, encounter: Encounter) -> str:
-    """Why the spell is lost by now (empty while it may still resolve): knocked out or out of
-    the fight, held, or its slot of the next round gone by."""
-    spell = pending(combatant)
-    if not spell:
+    """Why the spell is lost by now, in French (empty while it may still resolve)."""
+    if not pending(combatant):
         return ""
-    if combatant.status != CombatantStatus.ACTIVE:
-        return _("%(name)s n'est plus en état d'incanter : son sort est perdu.")
-    if combatant.held_by_id is not None:
-        return _("%(name)s est tenu : son sort est perdu.")
-    if spell.get("encounter") != encounter.pk or spell.get("round", 0) + 1 < encounter.round:
-        return _("L'incantation %(of_name)s n'a pas été achevée à temps : son sort est perdu.")
-    return ""
+    line = LOST_LINES.get(_state(combatant, encounter))
+    return _(line) if line else ""
 
 
 def lose(combatant: Combatant, reason: str) -> str:
@@ -63,10 +74,11 @@ def lose(combatant: Combatant, reason: str) -> str:
     }
 
 
-def lose_on_defence(combatant: Combatant) -> str:
-    """A caster who defends (or answers a blow) loses its spell (§15 Reading); returns the log
-    line, empty when it held no incantation."""
-    if not pending(combatant):
+def lose_on_defence(combatant: Combatant, answer: str) -> str:
+    """A caster who answers a blow loses its spell (`rules.spells.answer_loses_incantation`);
+    returns the log line, empty when it held none or did not answer."""
+    lost = rules_spells.answer_loses_incantation(answer, no_defence=rules_combat.NO_DEFENCE)
+    if not pending(combatant) or not lost:
         return ""
     return lose(combatant, _("%(name)s se défend et perd son incantation."))
 

@@ -5,7 +5,21 @@ import pytest
 
 from rules.errors import RuleError
 from rules.gauges import Gauge
-from rules.spells import AREA, HEALING, PLAIN, SpellInput, spell_outcome, spell_plan
+from rules.spells import (
+    AREA,
+    DUE,
+    HEALING,
+    LOST_HELD,
+    LOST_LATE,
+    LOST_OUT,
+    PLAIN,
+    WAITING,
+    SpellInput,
+    answer_loses_incantation,
+    incantation_state,
+    spell_outcome,
+    spell_plan,
+)
 
 # RULES §15: "complexity by scars against the gauge maximum: 1 no scar; 2 at least one;
 # 3 ≥ 1/10; 4 ≥ 1/5; 5 ≥ 1/4; 6 ≥ 1/2; 7 ≥ 3/4; +1 each if the gauge is at 0, Résilience is
@@ -127,3 +141,28 @@ def test_the_incantation_spends_combativeness_from_the_slots_given_up(
 def test_spends_beyond_the_slots_left_are_refused():
     with pytest.raises(RuleError):
         spell_plan(SpellInput(spell_points=3, focus=2, actions_left=1))
+
+
+@pytest.mark.parametrize(
+    ("began", "now", "fighting", "held", "state"),
+    [
+        (2, 2, True, False, WAITING),
+        (2, 3, True, False, DUE),
+        (2, 4, True, False, LOST_LATE),
+        (2, 3, False, False, LOST_OUT),
+        (2, 3, True, True, LOST_HELD),
+        (2, 2, False, False, LOST_OUT),
+    ],
+)
+def test_the_spell_resolves_the_next_round_or_is_lost(began, now, fighting, held, state):
+    """§15 Reading (incantation): "resolves at the caster's first slot of the next round … A
+    caster who defends, is knocked out or is held loses the spell"."""
+    assert incantation_state(began_round=began, round_=now, fighting=fighting, held=held) == state
+
+
+@pytest.mark.parametrize(
+    ("answer", "lost"),
+    [("block", True), ("dodge", True), ("parry", True), ("reactive", True), ("none", False)],
+)
+def test_a_caster_who_answers_a_blow_loses_the_spell(answer, lost):
+    assert answer_loses_incantation(answer, no_defence="none") is lost
