@@ -30,6 +30,7 @@ from campaigns.models import Campaign
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from common.htmx import HtmxHttpRequest
 from rules import reference
+from rules.french import de
 from sessions.combat import incanting, spell_casts
 from sessions.combat import selectors as cs
 from sessions.combat import spells as combat_spells
@@ -201,6 +202,13 @@ def _context(request, campaign, encounter, form, preview=None) -> dict:
         "caster": caster,
         "incantation": incanting.pending(caster) if caster is not None else {},
         "incantation_due": caster is not None and incanting.due(caster, encounter),
+        "incantation_lost": incanting.lost_reason(caster, encounter)
+        % {
+            "name": caster.name,
+            "of_name": de(caster.name),
+        }
+        if caster is not None
+        else "",
         "spell_form": form,
         "preview": preview,
         "back": back if back in BACK_TO else "table",

@@ -152,3 +152,26 @@ def test_non_members_get_404(campaign, running, outsider_client):
         ).status_code
         == 404
     )
+
+
+def test_item_24_a_held_caster_is_told_its_spell_is_lost(
+    campaign, running, player_client, client_for, storyteller
+):
+    """RULES §15 Reading (incantation): a caster held loses the spell; the form says so and
+    lets its player give it up (the log says why), its slot its own again."""
+    player_client.post(url(campaign, "combat_spell_cast", running.pk), spell_data(), **HTMX)
+    conteur = client_for(storyteller)
+    while True:
+        encounter = Encounter.objects.get()
+        acting = Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
+        if encounter.round == 2 and acting.name == "Aelis":
+            break
+        conteur.post(url(campaign, "combat_next", running.pk), {"turn": encounter.turn})
+    Combatant.objects.filter(name="Aelis").update(held_by=Combatant.objects.get(name="Loup"))
+    form = player_client.get(url(campaign, "combat_spell", running.pk), **HTMX).content.decode()
+    assert "Aelis est tenu : son sort est perdu." in form and "Abandonner le sort" in form
+    resolve = url(campaign, "combat_spell_resolve", running.pk)
+    player_client.post(resolve, {"turn": encounter.turn, "back": "table"})
+    assert TableEvent.objects.filter(summary="Aelis est tenu : son sort est perdu.").exists()
+    assert not Combatant.objects.get(name="Aelis").incantation and not Roll.objects.exists()
+    assert Encounter.objects.get().turn == encounter.turn  # no step taken: Aelis still acts
