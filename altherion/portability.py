@@ -38,6 +38,7 @@ from campaigns.models import (
     Membership,
     Notification,
     Species,
+    SpellEntry,
 )
 from characters.models import Character, CharacterChange, CharacterLanguage, CharacterSkill
 from progression.models import Advance, ArcAward, Ellipse, Training, XpEntry
@@ -78,6 +79,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("abilities", Ability, "campaign"),
     Section("assets", Asset, "campaign"),
     Section("flaws", Flaw, "campaign"),
+    Section("spells", SpellEntry, "campaign"),
     Section("characters", Character, "campaign"),
     Section("character_skills", CharacterSkill, "character__campaign"),
     Section("character_languages", CharacterLanguage, "character__campaign"),

@@ -20,6 +20,7 @@ from campaigns.models import (
     Membership,
     Role,
     Species,
+    SpellEntry,
 )
 
 
@@ -95,6 +96,7 @@ def compendium_kind_models() -> dict[str, type]:
         "abilities": Ability,
         "assets": Asset,
         "flaws": Flaw,
+        "spells": SpellEntry,
     }
 
 

@@ -119,11 +119,16 @@ class SpellPreviewIn(serializers.Serializer):
         max_length=combat_spells.MAX_AREA,
         help_text="Zone : les combattants nommés (un jet chacun ; remplace `targets`).",
     )
-    energy_cost = _points(
-        "Le coût en Énergie (celui du compendium, ou saisi) : payé au début de l'incantation, "
-        "deux fois en surcharge.",
-        maximum=combat_spells.MAX_ENERGY_COST,
-    )
+    spell = serializers.IntegerField(
+        **ID, required=False, allow_null=True, default=None,
+        help_text="Le sort du compendium : son nom, ses points et son coût, sauf ceux envoyés.",
+    )  # fmt: skip
+    energy_cost = serializers.IntegerField(
+        min_value=0, max_value=combat_spells.MAX_ENERGY_COST, required=False, allow_null=True,
+        default=None,
+        help_text="Le coût en Énergie (absent : celui du compendium) : payé au début de "
+        "l'incantation, deux fois en surcharge.",
+    )  # fmt: skip
     wounds = serializers.IntegerField(
         min_value=0, max_value=combat_spells.MAX_SPELL_POINTS, required=False, allow_null=True,
         default=None, help_text="Guérison : moins de blessures à soigner (vide : toutes).",
@@ -132,7 +137,7 @@ class SpellPreviewIn(serializers.Serializer):
         default=False, help_text="Le lanceur est expert : +1d10 sans critique (§2)."
     )
 
-    def spell(self) -> combat_spells.SpellRequest:
+    def spell_request(self) -> combat_spells.SpellRequest:
         data = dict(self.validated_data)
         data.pop("turn", None)
         data["skills"] = tuple(data.get("skills") or ())
@@ -286,7 +291,7 @@ class EncounterSpells(CombatView):
             by=request.user,
             encounter_id=encounter.pk,
             turn=serializer.validated_data["turn"],
-            request=serializer.spell(),
+            request=serializer.spell_request(),
             idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
         )
         return Response(CastOut(cast).data, status=201 if created else 200)
@@ -346,6 +351,6 @@ class EncounterSpellPreview(CombatView):
         serializer = SpellPreviewIn(data=request.query_params)
         serializer.is_valid(raise_exception=True)
         preview = combat_spells.spell_preview(
-            campaign=self.campaign, encounter=self.encounter(), request=serializer.spell()
+            campaign=self.campaign, encounter=self.encounter(), request=serializer.spell_request()
         )
         return Response(SpellPreviewOut(preview.as_dict()).data)

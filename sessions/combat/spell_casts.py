@@ -195,6 +195,7 @@ def spell_cast(
             _("%(name)s a déjà attaqué pendant cette action : l'incantation prend tout le tour.")
             % {"name": caster.name},
         )
+    request = numbers.with_entry(campaign, request)
     _checked_request(campaign, by_pk, caster, request)
     check_prepare(request=_declared(request, caster), character=caster.character)
     incantation = numbers.incantation_of(request)

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, SpellEntry
 from campaigns.policy import campaign_get_for_member, is_storyteller
 from common.htmx import HtmxHttpRequest
 from rules import reference
@@ -70,12 +70,23 @@ class SpellForm(forms.Form):
         initial=combat_spells.PLAIN,
         widget=forms.RadioSelect,
     )
+    spell = forms.TypedChoiceField(
+        label=_("Sort du compendium"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text=_("Son nom, ses points et son coût, sauf ceux saisis ici."),
+    )
     name = forms.CharField(label=_("Nom du sort"), max_length=80, required=False)
     spell_points = _points(_("Points du sort"))
-    energy_cost = _points(
-        _("Coût en Énergie"),
-        _("Payé au début de l'incantation ; le double en surcharge."),
-        maximum=combat_spells.MAX_ENERGY_COST,
+    energy_cost = forms.IntegerField(
+        label=_("Coût en Énergie"),
+        min_value=0,
+        max_value=combat_spells.MAX_ENERGY_COST,
+        required=False,
+        help_text=_(
+            "Vide : celui du compendium. Payé au début de l'incantation ; le double en surcharge."
+        ),
     )
     target = forms.TypedChoiceField(
         label=_("Personnage soigné"), coerce=int, required=False, empty_value=None
@@ -132,15 +143,16 @@ class SpellForm(forms.Form):
         label=_("Surcharger : coût ×2, + les points du sort (1 Combativité)"), required=False
     )
 
-    def __init__(self, *args, healable=(), **kwargs):
+    def __init__(self, *args, healable=(), entries=(), **kwargs):
         kwargs.setdefault("auto_id", "spell_%s")  # the attack form in the same tracker has id_*
         super().__init__(*args, **kwargs)
         self.fields["target"].choices = [("", _("— choisir —"))] + [
             (c.pk, c.name) for c in healable
         ]
         self.fields["area_targets"].choices = [(c.pk, c.name) for c in healable]
+        self.fields["spell"].choices = [("", _("— aucun —"))] + [(e.pk, e.name) for e in entries]
 
-    def spell(self) -> combat_spells.SpellRequest:
+    def spell_request(self) -> combat_spells.SpellRequest:
         data = self.cleaned_data
         return combat_spells.SpellRequest(
             characteristic=data["characteristic"],
@@ -157,7 +169,8 @@ class SpellForm(forms.Form):
             gauge=data.get("gauge") or "vitality",
             targets=data.get("targets") or 1,
             area_targets=tuple(data.get("area_targets") or ()),
-            energy_cost=data.get("energy_cost") or 0,
+            energy_cost=data.get("energy_cost"),
+            spell=data.get("spell"),
             wounds=data.get("wounds"),
             expertise=bool(data.get("expertise")),
             **{name: data.get(name) or 0 for name in SPENDS},
@@ -171,6 +184,14 @@ class PreviewForm(SpellForm):
         super().__init__(*args, **kwargs)
         for name in ("turn", "idempotency_key"):
             self.fields[name].required = False
+
+
+def _choices(campaign: Campaign, encounter: Encounter) -> dict:
+    """The form's choices: the fight's targets, the compendium's spells."""
+    return {
+        "healable": healable(campaign, encounter),
+        "entries": list(SpellEntry.objects.filter(campaign=campaign).only("pk", "name")),
+    }
 
 
 class ResolveForm(forms.Form):
@@ -218,7 +239,9 @@ def _context(request, campaign, encounter, form, preview=None) -> dict:
 def _preview(campaign, encounter, form):
     if not form.is_valid():
         return None
-    return combat_spells.spell_preview(campaign=campaign, encounter=encounter, request=form.spell())
+    return combat_spells.spell_preview(
+        campaign=campaign, encounter=encounter, request=form.spell_request()
+    )
 
 
 @login_required
@@ -227,7 +250,7 @@ def _preview(campaign, encounter, form):
 def spell_form(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
-    form = SpellForm(initial={"turn": encounter.turn}, healable=healable(campaign, encounter))
+    form = SpellForm(initial={"turn": encounter.turn}, **_choices(campaign, encounter))
     context = _context(request, campaign, encounter, form)
     if request.htmx:
         return render(request, "sessions/_combat_spell_form.html", context)
@@ -239,7 +262,7 @@ def spell_form(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
 def spell_preview(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
-    form = PreviewForm(request.GET, healable=healable(campaign, encounter))
+    form = PreviewForm(request.GET, **_choices(campaign, encounter))
     preview = _preview(campaign, encounter, form)
     context = {
         **_context(request, campaign, encounter, form, preview),
@@ -255,7 +278,7 @@ def spell_cast(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
     """The acting combatant casts; the incantation takes its turn (the hand passes on)."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
-    form = SpellForm(request.POST, healable=healable(campaign, encounter))
+    form = SpellForm(request.POST, **_choices(campaign, encounter))
     if request.POST.get("preview"):  # « Calculer » without JavaScript: the page, nothing cast
         form.is_valid()
         context = _context(request, campaign, encounter, form, _preview(campaign, encounter, form))
@@ -268,7 +291,7 @@ def spell_cast(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
             by=request.user,
             encounter_id=encounter.pk,
             turn=form.cleaned_data["turn"],
-            request=form.spell(),
+            request=form.spell_request(),
             idempotency_key=form.cleaned_data["idempotency_key"],
         )
     )

@@ -10,14 +10,14 @@ is `sessions.combat.spell_casts`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, SpellEntry
 from campaigns.policy import is_storyteller
 from rules import magic as rules_magic
 from rules import reference
@@ -68,7 +68,8 @@ class SpellRequest:
     gauge: str = "vitality"  # healing: the gauge healed
     targets: int = 1  # area: the characters or groups affected
     area_targets: tuple[int, ...] = ()  # area: the combatants named (one check each)
-    energy_cost: int = 0  # Énergie (§15): the compendium's, or typed at the cast
+    energy_cost: int | None = None  # Énergie (§15): typed at the cast, else the entry's
+    spell: int | None = None  # the compendium's spell entry (its name, points and cost)
     wounds: int | None = None  # healing: fewer wounds than the gauge has (a lower difficulty)
     expertise: bool = False  # the caster is expert in the roll: +1d10 (§2)
 
@@ -203,14 +204,30 @@ def energy_of(campaign: Campaign, caster: Combatant) -> int:
     return fighter_of(campaign, caster).gauges()["energy"].current
 
 
+def with_entry(campaign: Campaign, request: SpellRequest) -> SpellRequest:
+    """The request completed from its compendium entry (§15 Reading, cost): the entry's name,
+    points and Énergie cost, unless the cast gives its own."""
+    if request.spell is None:
+        return request
+    entry = SpellEntry.objects.filter(campaign=campaign, pk=request.spell).first()
+    if entry is None:
+        raise violation("spell", _("Ce sort n'est pas dans le compendium de la campagne."))
+    return replace(
+        request,
+        name=request.name or entry.name,
+        spell_points=request.spell_points or entry.spell_points,
+        energy_cost=entry.energy_cost if request.energy_cost is None else request.energy_cost,
+    )
+
+
 def energy_paid(request: SpellRequest, incantation: rules_magic.Incantation) -> int:
     """The Énergie the spell costs (§15): its cost, twice when overcharged."""
-    if not 0 <= request.energy_cost <= MAX_ENERGY_COST:
+    if not 0 <= (request.energy_cost or 0) <= MAX_ENERGY_COST:
         raise violation(
             "energy_cost",
             _("Le coût en Énergie va de 0 à %(max)d.") % {"max": MAX_ENERGY_COST},
         )
-    return rule_call(lambda: rules_spells.energy_cost(request.energy_cost, incantation))
+    return rule_call(lambda: rules_spells.energy_cost(request.energy_cost or 0, incantation))
 
 
 def spell_input(request: SpellRequest, **known: Any) -> rules_spells.SpellInput:
@@ -219,7 +236,7 @@ def spell_input(request: SpellRequest, **known: Any) -> rules_spells.SpellInput:
     return rules_spells.SpellInput(
         kind=request.kind,
         spell_points=request.spell_points,
-        energy_cost=request.energy_cost,
+        energy_cost=request.energy_cost or 0,
         focus=request.focus,
         gestures=request.gestures,
         words=request.words,
@@ -285,11 +302,12 @@ def _acting(encounter: Encounter) -> Combatant | None:
 def spell_preview(*, campaign: Campaign, encounter: Encounter, request: SpellRequest) -> Preview:
     """The spell's numbers before it is cast, nothing written: each refusal the cast would
     meet is listed in `errors` (in French) instead of raised."""
+    errors: list[str] = []
+    request = _collect(errors, lambda: with_entry(campaign, request)) or request
     caster = _acting(encounter)
     if caster is not None and caster.hidden and not is_storyteller(campaign):
         caster = None  # a player does not learn what a hidden NPC may do
     left = len(later_slots(encounter, caster.pk)) if caster is not None else None
-    errors: list[str] = []
     incantation = _collect(errors, lambda: incantation_of(request))
     preview = Preview(caster, left, incantation, request.spell_points)
     if incantation is not None and left is not None:

@@ -4,6 +4,7 @@ the incantation begins at the caster's slot and resolves at its first slot of th
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from campaigns.models import SpellEntry
 from characters.models import Character, CharacterSkill
 from characters.sheet import gauges
 from sessions.combat import attacks as combat_attacks
@@ -431,3 +432,25 @@ def test_the_preview_computes_without_writing(campaign, player, fight, brann, as
     assert preview.errors and "il n'en reste que 2" in preview.errors[0]
     assert preview.as_dict()["healing"]["difficulty"] == preview.healing.wounds
     assert not Roll.objects.exists() and not TableEvent.objects.filter(payload__has_key="spell")
+
+
+def test_item_24_the_cost_comes_from_the_compendium_entry_unless_typed(
+    campaign, player, fight, aelis, as_member
+):
+    """RULES §15 Reading (cost): "a spell costs Énergie points given by its compendium entry
+    (or typed at the cast); overcharge pays that cost twice"."""
+    entry = SpellEntry.objects.create(
+        campaign=campaign, name="Trait de feu", spell_points=2, energy_cost=3
+    )
+    Character.objects.filter(pk=aelis.pk).update(energy_current=20)
+    mine = as_member(campaign, player)
+    result, _ = cast(mine, player, fight, spell=entry.pk, overcharge=True)
+    assert result["name"] == "Trait de feu" and result["spell_points"] == 2
+    assert result["energy_paid"] == 6  # the entry's 3, twice
+    assert Character.objects.get(pk=aelis.pk).energy_current == 14
+    preview = cs.spell_preview(
+        campaign=mine,
+        encounter=Encounter.objects.get(),
+        request=cs.SpellRequest(characteristic="power", spell=entry.pk, energy_cost=1),
+    )
+    assert preview.energy_paid == 1  # typed at the cast: that one
