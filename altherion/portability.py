@@ -38,6 +38,7 @@ from campaigns.models import (
     Membership,
     Notification,
     Species,
+    SpellEntry,
     Webhook,
     WebhookDelivery,
 )
@@ -80,6 +81,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("abilities", Ability, "campaign"),
     Section("assets", Asset, "campaign"),
     Section("flaws", Flaw, "campaign"),
+    Section("spells", SpellEntry, "campaign"),
     Section("characters", Character, "campaign"),
     Section("character_skills", CharacterSkill, "character__campaign"),
     Section("character_languages", CharacterLanguage, "character__campaign"),

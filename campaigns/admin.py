@@ -11,6 +11,7 @@ from campaigns.models import (
     Invitation,
     Membership,
     Species,
+    SpellEntry,
 )
 
 
@@ -44,7 +45,7 @@ class ArcAdmin(admin.ModelAdmin):
     list_select_related = ["campaign"]
 
 
-@admin.register(Species, CharacterClass, Branch, Ability, Asset, Flaw)
+@admin.register(Species, CharacterClass, Branch, Ability, Asset, Flaw, SpellEntry)
 class CompendiumEntryAdmin(admin.ModelAdmin):
     list_display = ["name", "campaign"]
     list_select_related = ["campaign"]

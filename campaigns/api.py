@@ -383,6 +383,7 @@ COMPENDIUM_NOUNS = {
     "abilities": "abilities",
     "assets": "assets",
     "flaws": "flaws",
+    "spells": "spells",
 }
 
 
@@ -437,5 +438,6 @@ COMPENDIUM = {
         ("abilities", s.AbilityIn, s.AbilityOut, api_filters.AbilityFilter),
         ("assets", s.AssetIn, s.AssetOut, api_filters.AssetFilter),
         ("flaws", s.FlawIn, s.FlawOut, api_filters.FlawFilter),
+        ("spells", s.SpellEntryIn, s.SpellEntryOut, api_filters.SpellEntryFilter),
     )
 }

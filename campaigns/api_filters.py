@@ -22,6 +22,7 @@ from campaigns.models import (
     Membership,
     Role,
     Species,
+    SpellEntry,
 )
 from campaigns.serializers import ID_MAX
 
@@ -132,6 +133,12 @@ class AbilityFilter(_EntryFilter):
 class AssetFilter(_EntryFilter):
     class Meta:
         model = Asset
+        fields = ["name"]
+
+
+class SpellEntryFilter(_EntryFilter):
+    class Meta:
+        model = SpellEntry
         fields = ["name"]
 
 

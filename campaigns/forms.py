@@ -15,6 +15,7 @@ from campaigns.models import (
     CharacterClass,
     Flaw,
     Species,
+    SpellEntry,
 )
 from campaigns.services import INVITATION_DAYS_DEFAULT, INVITATION_DAYS_MAX
 
@@ -158,6 +159,14 @@ class AssetForm(forms.ModelForm):
         model = Asset
         fields = ["name", "cost", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+
+
+class SpellEntryForm(forms.ModelForm):
+    class Meta:
+        model = SpellEntry
+        fields = ["name", "spell_points", "energy_cost", "description"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+        help_texts = {"energy_cost": _("Payé au début de l'incantation ; le double en surcharge.")}
 
 
 class FlawForm(forms.ModelForm):

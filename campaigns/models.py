@@ -394,6 +394,25 @@ class Asset(CompendiumEntry):
         ]
 
 
+class SpellEntry(CompendiumEntry):
+    """A spell of the campaign's compendium (§15): its points and its Énergie cost, which a
+    cast in a fight takes unless another is typed (overcharge pays it twice)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="spells")
+    spell_points = models.PositiveSmallIntegerField(_("points du sort"), default=0)
+    energy_cost = models.PositiveSmallIntegerField(_("coût en Énergie"), default=0)
+
+    class Meta(CompendiumEntry.Meta):
+        verbose_name = "spell"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "name"],
+                name="spell_unique_name",
+                violation_error_message=DUPLICATE_NAME,
+            )
+        ]
+
+
 class Flaw(CompendiumEntry):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="flaws")
     value = models.PositiveSmallIntegerField(_("valeur"), default=1)

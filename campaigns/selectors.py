@@ -20,6 +20,7 @@ from campaigns.models import (
     Membership,
     Role,
     Species,
+    SpellEntry,
     Webhook,
 )
 
@@ -96,6 +97,7 @@ def compendium_kind_models() -> dict[str, type]:
         "abilities": Ability,
         "assets": Asset,
         "flaws": Flaw,
+        "spells": SpellEntry,
     }
 
 

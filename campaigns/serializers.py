@@ -33,6 +33,7 @@ from campaigns.models import (
     Membership,
     Role,
     Species,
+    SpellEntry,
     Tier,
     validate_characteristic_list,
     validate_characteristic_modifiers,
@@ -428,6 +429,25 @@ class AssetOut(serializers.ModelSerializer):
     class Meta:
         model = Asset
         fields = ["id", "name", "description", "cost"]
+        read_only_fields = fields
+
+
+class SpellEntryIn(serializers.Serializer):
+    name = name_field()
+    description = text_field(required=False)
+    spell_points = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, required=False)
+    energy_cost = serializers.IntegerField(
+        min_value=0,
+        max_value=SMALL_MAX,
+        required=False,
+        help_text="Énergie payée au début de l'incantation (le double en surcharge).",
+    )
+
+
+class SpellEntryOut(serializers.ModelSerializer):
+    class Meta:
+        model = SpellEntry
+        fields = ["id", "name", "description", "spell_points", "energy_cost"]
         read_only_fields = fields
 
 

@@ -31,6 +31,7 @@ from campaigns.forms import (
     FlawForm,
     InvitationForm,
     SpeciesForm,
+    SpellEntryForm,
 )
 from campaigns.policy import (
     campaign_get_for_member,
@@ -430,6 +431,7 @@ SECTIONS = {
         ),
         Section("assets", gettext_lazy("Atouts"), gettext_lazy("Ajouter un atout"), AssetForm),
         Section("flaws", gettext_lazy("Handicaps"), gettext_lazy("Ajouter un handicap"), FlawForm),
+        Section("spells", gettext_lazy("Sorts"), gettext_lazy("Ajouter un sort"), SpellEntryForm),
     )
 }
 

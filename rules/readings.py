@@ -122,6 +122,14 @@ READINGS: tuple[tuple[str, str, str], ...] = (
         "Incantation takes the round; Combativité spent = the caster's actions left",
         "rules.magic.incantation_actions",
     ),
+    ("§15", "Spell cost paid at the start, twice if overcharged", "rules.spells.energy_cost"),
+    ("§15", "Healing fewer wounds; numbers read when it resolves", "rules.spells.healing_figures"),
+    ("§15", "A spell resolves the next round, else is lost", "rules.spells.incantation_state"),
+    (
+        "§15",
+        "Any answer to a blow but none loses the spell",
+        "rules.spells.answer_loses_incantation",
+    ),
     (
         "§13",
         "A grapple's expertise: « Prises » (« Projection »)",

@@ -358,6 +358,8 @@ class Combatant(models.Model):
     )
     prone = models.BooleanField(_("à terre"), default=False)
     hold = models.JSONField(default=dict, blank=True)
+    # A spell begun and not yet resolved (§15): see sessions.combat.incanting.
+    incantation = models.JSONField(default=dict, blank=True)
     # The request that added it (several at once share one): a retry adds nobody twice.
     idempotency_key = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -5,7 +5,17 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns.models import Ability, Arc, Asset, Branch, CharacterClass, Flaw, Membership, Species
+from campaigns.models import (
+    Ability,
+    Arc,
+    Asset,
+    Branch,
+    CharacterClass,
+    Flaw,
+    Membership,
+    Species,
+    SpellEntry,
+)
 from campaigns.services import campaign_create, invitation_create
 from sessions.models import PlaySession
 
@@ -101,6 +111,9 @@ def compendium(campaign):
         ),
         "assets": Asset.objects.create(campaign=campaign, name="Ambidextre", cost=3),
         "flaws": Flaw.objects.create(campaign=campaign, name="Borgne", value=3),
+        "spells": SpellEntry.objects.create(
+            campaign=campaign, name="Trait de feu", spell_points=2, energy_cost=3
+        ),
     }
 
 

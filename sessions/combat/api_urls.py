@@ -104,6 +104,11 @@ urlpatterns = [
         name="encounter-spells",
     ),
     path(
+        IN_CAMPAIGN + "encounters/<int:pk>/spells/resolve/",
+        spell_api.EncounterSpellResolve.as_view(),
+        name="encounter-spell-resolve",
+    ),
+    path(
         IN_CAMPAIGN + "encounters/<int:pk>/spells/preview/",
         spell_api.EncounterSpellPreview.as_view(),
         name="encounter-spell-preview",

@@ -41,7 +41,7 @@ from rules.odds import check_odds
 from sessions import consequences, services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
 from sessions.combat import grapples as combat_grapples
-from sessions.combat import masks
+from sessions.combat import incanting, masks
 from sessions.combat import notify as combat_notify
 from sessions.combat.blows import DEFENCE_LABELS, missed, result_of, settle
 from sessions.combat.harm import Fighter, fighter_of
@@ -218,6 +218,7 @@ def attack_declare(
     refuse_if_held(attacker, by_pk, "attack")
     if profile is not None:
         request = with_profile(attacker, request, profile)
+    incanting.refuse_if_incanting(attacker, encounter)
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = _visibility(attacker, target)
@@ -443,6 +444,7 @@ def attack_defend(
     striker = fighter_of(campaign, attacker, lock=True)
     can_answer = target.status == CombatantStatus.ACTIVE
     answer = request.defence if can_answer else rules_exchange.NO_DEFENCE
+    lost = incanting.lose_on_defence(target, answer)  # §15 Reading: a caster who defends
     pvp = attacker.character_id is not None and target.character_id is not None
     defence_roll = _defend_roll(
         campaign, encounter, by, defender, pending, replace(request, defence=answer), rng, pvp
@@ -462,6 +464,8 @@ def attack_defend(
         can_answer=can_answer,
         rng=rng,
     )
+    if lost:
+        lines.insert(0, lost)
     result = result_of(
         pending,
         outcome,

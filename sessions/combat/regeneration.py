@@ -17,6 +17,7 @@ from rules import reference
 from rules import rounds as rules_rounds
 from rules.errors import RuleError
 from sessions import writes
+from sessions.combat import incanting
 from sessions.combat.fights import turn_next
 from sessions.combat.harm import Fighter, fighter_of, npc_gauges, store_npc_gauges
 from sessions.combat.holds import refuse_if_held
@@ -55,6 +56,7 @@ def regeneration_force(
     if acting.held_by_id is not None:
         by_pk = {c.pk: c for c in encounter_combatants(encounter)}
         refuse_if_held(by_pk[acting.pk], by_pk, "regeneration")
+    incanting.refuse_if_incanting(acting, encounter)
     fighter = fighter_of(campaign, acting, lock=True)
     points = _forceable(fighter, gauge, points)
     before = fighter.gauges()[gauge]

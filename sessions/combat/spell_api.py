@@ -19,6 +19,7 @@ from common.api_errors import ApiErrorSerializer
 from common.api_schema import IDEMPOTENCY_KEY
 from rules import reference
 from sessions.checks import CHARACTERISTIC_KEYS
+from sessions.combat import spell_casts
 from sessions.combat import spells as combat_spells
 from sessions.combat.api import CONFLICT, CombatView
 from sessions.combat.attacks import GAUGE_KINDS
@@ -111,11 +112,36 @@ class SpellPreviewIn(serializers.Serializer):
         default=1,
         help_text="Zone : les personnages ou groupes touchés (un jet chacun).",
     )
+    area_targets = serializers.ListField(
+        child=serializers.IntegerField(**ID),
+        required=False,
+        default=list,
+        max_length=combat_spells.MAX_AREA,
+        help_text="Zone : les combattants nommés (un jet chacun ; remplace `targets`).",
+    )
+    spell = serializers.IntegerField(
+        **ID, required=False, allow_null=True, default=None,
+        help_text="Le sort du compendium : son nom, ses points et son coût, sauf ceux envoyés.",
+    )  # fmt: skip
+    energy_cost = serializers.IntegerField(
+        min_value=0, max_value=combat_spells.MAX_ENERGY_COST, required=False, allow_null=True,
+        default=None,
+        help_text="Le coût en Énergie (absent : celui du compendium) : payé au début de "
+        "l'incantation, deux fois en surcharge.",
+    )  # fmt: skip
+    wounds = serializers.IntegerField(
+        min_value=0, max_value=combat_spells.MAX_SPELL_POINTS, required=False, allow_null=True,
+        default=None, help_text="Guérison : moins de blessures à soigner (vide : toutes).",
+    )  # fmt: skip
+    expertise = api_fields.BooleanField(
+        default=False, help_text="Le lanceur est expert : +1d10 sans critique (§2)."
+    )
 
-    def spell(self) -> combat_spells.SpellRequest:
+    def spell_request(self) -> combat_spells.SpellRequest:
         data = dict(self.validated_data)
         data.pop("turn", None)
         data["skills"] = tuple(data.get("skills") or ())
+        data["area_targets"] = tuple(data.get("area_targets") or ())
         return combat_spells.SpellRequest(**data)
 
 
@@ -171,6 +197,10 @@ class SpellPreviewOut(serializers.Serializer):
     total_points = serializers.IntegerField()
     healing = HealingOut(allow_null=True)
     checks = serializers.IntegerField(help_text="Les jets : un par cible ou groupe en zone.")
+    energy_paid = serializers.IntegerField(help_text="L'Énergie que coûterait le sort.")
+    caster_energy = serializers.IntegerField(
+        allow_null=True, help_text="L'Énergie actuelle du lanceur."
+    )
     errors = serializers.ListField(
         child=serializers.CharField(), help_text="Ce que le lancer refuserait, en français."
     )
@@ -194,24 +224,34 @@ class SpendsOut(serializers.Serializer):
 
 
 class CastOut(serializers.Serializer):
-    """A spell cast: its rolls, the healing's numbers, what the incantation gave and took."""
+    """A spell's step: begun (its cost, what the incantation gave and took), resolved (its
+    rolls, what the healing did) or lost (why)."""
 
     id = serializers.CharField()
+    state = serializers.ChoiceField(
+        choices=["begun", "resolved", "lost"],
+        help_text="begun : l'incantation commence ; resolved : le sort se résout au tour "
+        "suivant ; lost : le sort est perdu.",
+    )
     caster = serializers.IntegerField()
     caster_name = serializers.CharField()
-    kind = SpellKindField()
+    kind = SpellKindField(required=False)
     name = serializers.CharField(allow_blank=True)
     round = serializers.IntegerField()
-    spell_points = serializers.IntegerField()
-    total_points = serializers.IntegerField()
-    spends = SpendsOut()
-    incantation = IncantationOut()
+    spell_points = serializers.IntegerField(required=False)
+    total_points = serializers.IntegerField(required=False)
+    energy_paid = serializers.IntegerField(required=False, help_text="L'Énergie payée.")
+    spends = SpendsOut(required=False)
+    incantation = IncantationOut(required=False)
     actions_given_up = serializers.IntegerField(
-        help_text="Les actions du lanceur retirées de ce tour (l'incantation prend le tour)."
+        required=False,
+        help_text="Les actions du lanceur retirées de ce tour (l'incantation prend le tour).",
     )
-    checks = serializers.IntegerField()
-    healing = HealingOut(allow_null=True)
+    checks = serializers.IntegerField(required=False)
+    area_targets = serializers.ListField(child=serializers.IntegerField(), required=False)
+    healing = HealingOut(allow_null=True, required=False)
     rolls = SpellRollOut(many=True)
+    healed_points = serializers.IntegerField(help_text="Les points regagnés par la guérison.")
     visibility = serializers.CharField()
     summary = serializers.CharField(help_text="La ligne du journal.")
 
@@ -221,13 +261,13 @@ class CastOut(serializers.Serializer):
 
 class EncounterSpells(CombatView):
     api_descriptions = {
-        "POST": "The acting combatant casts a spell (the Conteur, or the player whose character "
-        "acts): `plain`, `healing` (difficulty = wounds to heal, complexity from the target's "
-        "scars, gauge and Résilience, §15) or `area` (one check per target or group). The "
-        "check is rolled as every table roll, the focus adding surpuissance dice. The "
-        "incantation takes the caster's turn: its later actions this round are given up (the "
-        "Combativité spent, at most as many points, is drawn from them) and the hand passes "
-        "on. The same `Idempotency-Key` again answers the same cast (200) instead of a new one "
+        "POST": "The acting combatant begins a spell (the Conteur, or the player whose "
+        "character acts): `plain`, `healing` (difficulty = wounds to heal, complexity from "
+        "the target's scars, gauge and Résilience, §15) or `area` (one check per named target "
+        "or group). Its Énergie cost (twice when overcharged) is paid now. The incantation "
+        "takes the caster's turn: its later actions this round are given up (the Combativité "
+        "spent, at most as many points, is drawn from them) and the hand passes on; the "
+        "spell resolves at the caster's first slot of the next round (`spells/resolve/`). The same `Idempotency-Key` again answers the same cast (200) instead of a new one "
         "(201). Send the `turn` you read: if it moved since, 409.",
     }
     input_serializer_class = SpellIn
@@ -246,13 +286,51 @@ class EncounterSpells(CombatView):
         serializer = SpellIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         encounter = self.encounter()
-        cast, created = combat_spells.spell_cast(
+        cast, created = spell_casts.spell_cast(
             campaign=self.campaign,
             by=request.user,
             encounter_id=encounter.pk,
             turn=serializer.validated_data["turn"],
-            request=serializer.spell(),
+            request=serializer.spell_request(),
             idempotency_key=(request.headers.get("Idempotency-Key") or "")[:64],
+        )
+        return Response(CastOut(cast).data, status=201 if created else 200)
+
+
+class ResolveIn(serializers.Serializer):
+    turn = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="L'étape lue (`turn` du combat)."
+    )
+
+
+class EncounterSpellResolve(CombatView):
+    api_descriptions = {
+        "POST": "At the caster's first slot of the round after it began, its spell resolves: "
+        "the checks are rolled (one per named target of an area spell), a healing that "
+        "succeeds restores the wounds it was computed for and stabilises the gauge (a "
+        "character's sheet through the care services, an NPC's stat block); then the hand "
+        "passes on. A spell lost meanwhile (the caster knocked out or held, its slot gone by) "
+        "answers `state: lost`. Send the `turn` you read: if it moved since, 409.",
+    }
+    input_serializer_class = ResolveIn
+    output_serializer_class = CastOut
+
+    @extend_schema(
+        responses={
+            201: CastOut,
+            200: CastOut,
+            409: CONFLICT,
+            400: OpenApiResponse(ApiErrorSerializer, description="Refusé par les règles."),
+        },
+    )
+    def post(self, request: Request, **kwargs) -> Response:
+        serializer = ResolveIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        cast, created = spell_casts.spell_resolve(
+            campaign=self.campaign,
+            by=request.user,
+            encounter_id=self.encounter().pk,
+            turn=serializer.validated_data["turn"],
         )
         return Response(CastOut(cast).data, status=201 if created else 200)
 
@@ -273,6 +351,6 @@ class EncounterSpellPreview(CombatView):
         serializer = SpellPreviewIn(data=request.query_params)
         serializer.is_valid(raise_exception=True)
         preview = combat_spells.spell_preview(
-            campaign=self.campaign, encounter=self.encounter(), request=serializer.spell()
+            campaign=self.campaign, encounter=self.encounter(), request=serializer.spell_request()
         )
         return Response(SpellPreviewOut(preview.as_dict()).data)

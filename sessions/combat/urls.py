@@ -42,6 +42,7 @@ urlpatterns = [
     path(encounter + "spell/", spell_views.spell_form, name="combat_spell"),
     path(encounter + "spell/preview/", spell_views.spell_preview, name="combat_spell_preview"),
     path(encounter + "spell/cast/", spell_views.spell_cast, name="combat_spell_cast"),
+    path(encounter + "spell/resolve/", spell_views.spell_resolve, name="combat_spell_resolve"),
     path(combatant + "reveal/", views.combatant_reveal, name="combatant_reveal"),
     path(combatant + "status/", views.combatant_status, name="combatant_status"),
     path(combatant + "remove/", views.combatant_remove, name="combatant_remove"),

@@ -22,7 +22,15 @@ from altherion.portability import (
     campaign_import,
 )
 from campaigns.demo import demo_campaign_seed
-from campaigns.models import Arc, Campaign, Invitation, Membership, Notification, Species
+from campaigns.models import (
+    Arc,
+    Campaign,
+    Invitation,
+    Membership,
+    Notification,
+    Species,
+    SpellEntry,
+)
 from campaigns.policy import campaign_get_for_member
 from characters.demo import demo_characters_seed
 from characters.models import Character, CharacterChange
@@ -55,6 +63,7 @@ def rich(django_capture_on_commit_callbacks, settings, tmp_path):
     heroes = demo_characters_seed(campaign=campaign, users=users)
     storyteller, aelis = users["conteur"], users["aelis"]
     hero = next(h for h in heroes if h.owner == aelis)
+    SpellEntry.objects.create(campaign=campaign, name="Trait de feu", energy_cost=3)
     species = Species.objects.filter(campaign=campaign).exclude(pk=hero.species_id).first()
     hero = character_update_field(
         character=hero, field="species", value=species.pk, version=None, by=aelis
@@ -321,7 +330,7 @@ def test_a_file_exported_before_the_apps_were_split_imports_unchanged():
         s.key: len(before.get(s.key, [])) for s in SECTIONS
     }
     added = {s.key for s in SECTIONS} - set(before)
-    assert added == {"stat_blocks", "encounters", "combatants"} | WORLD_KEYS
+    assert added == {"stat_blocks", "encounters", "combatants", "spells"} | WORLD_KEYS
     old_sections = {k: v for k, v in _without_time(after).items() if k not in added}
     assert _columns_of(old_sections, before) == _without_time(before)
     assert Roll.objects.count() == 3 and Training.objects.count() == 2

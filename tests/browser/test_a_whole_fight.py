@@ -301,13 +301,10 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
     spell.get_by_label("Concentration").dispatch_event("change")
     expect(aelis.locator('[data-spell="incantation"]')).to_contain_text("+1 dé de surpuissance")
     expect(aelis.locator(".htmx-request")).to_have_count(0)
-    dice.next(
-        5, 5, 5, 5, 5, 5, then=6
-    )  # skill 0 − complexity 6 + 1 focus die: 6 dice, the worst kept
+    # §15 Reading (incantation): begun now, it resolves at her first slot of round 3.
     spell.get_by_role("button", name="Incanter").click()
-    expect(do.acting(aelis)).to_have_text("À Brigand 1 d'agir")
-    dice.spent(5, 5, 5, 5, 5, 5)
-    cast = do.log_line(brann, "Aelis incante « Souffle de vie »")
+    expect(do.acting(aelis)).to_have_text("À Brann d'agir")
+    cast = do.log_line(brann, "Aelis commence à incanter « Souffle de vie »")
     expect(cast).to_contain_text(
         f"sur Brann (Vitalité) : difficulté 50 (blessures à soigner), complexité 6 ({reasons})",
         timeout=LIVE,
@@ -339,6 +336,25 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
     expect(brann.locator(".initiative-list li", has_text="Brann")).to_contain_text(
         "3 pts de Finesse"
     )
+
+    # --- round 3: the spell resolves at Aelis's first slot, her only action there -------------
+    do.settle(aelis, "À Aelis d'agir.")
+    aelis.get_by_text("Lancer un sort avec Aelis").click()
+    dice.next(
+        5, 5, 5, 5, 5, 5, then=6
+    )  # skill 0 − complexity 6 + 1 focus die: 6 dice, the worst kept
+    pending = aelis.locator('[data-combat="incantation"]')
+    expect(pending).to_contain_text("Le sort « Souffle de vie » d'Aelis se résout maintenant")
+    if SHOTS:
+        for width in (1280, 390):
+            aelis.set_viewport_size({"width": width, "height": 900})
+            pending.screenshot(path=f"{SHOTS}/spell-resolve-{width}.png")
+        aelis.set_viewport_size({"width": 1280, "height": 900})
+    aelis.get_by_role("button", name="Achever l'incantation").click()
+    expect(do.acting(aelis)).to_have_text("À Brann d'agir")
+    dice.spent(5, 5, 5, 5, 5, 5)
+    resolved = do.log_line(brann, "Le sort « Souffle de vie » d'Aelis se résout")
+    expect(resolved).to_contain_text("Le sort échoue : rien n'est soigné.", timeout=LIVE)
 
     # The Conteur's screen agrees: Brann at 0/50, 6 scars, in péril, Agonie 2, Aggravation 1.
     encounter = Encounter.objects.get()

@@ -21,6 +21,7 @@ from campaigns.models import (
     Membership,
     Role,
     Species,
+    SpellEntry,
 )
 from campaigns.services import campaign_create
 from sessions.models import PlaySession
@@ -48,6 +49,7 @@ def add_rows(campaign, storyteller, make_user, start: int, count: int) -> None:
         Species.objects.create(campaign=campaign, name=f"Espèce {i}", modifiers={"will": 1})
         Asset.objects.create(campaign=campaign, name=f"Atout {i}")
         Flaw.objects.create(campaign=campaign, name=f"Handicap {i}")
+        SpellEntry.objects.create(campaign=campaign, name=f"Sort {i}", energy_cost=2)
         # One more campaign of the Conteur's, for "my campaigns".
         campaign_create(creator=storyteller, name=f"Table {i}")
 
@@ -60,7 +62,7 @@ LISTS = [
 
 
 def test_every_list_route_is_measured():
-    assert len(LISTS) == 11  # campaigns, members, invitations, arcs, sessions, six compendium
+    assert len(LISTS) == 12  # campaigns, members, invitations, arcs, sessions, seven compendium
 
 
 @pytest.mark.parametrize("name", LISTS)

@@ -45,6 +45,7 @@ ENTRY_DATA = {
     "abilities": lambda w: {"name": "Parade", "tier": "founding", "cost": 1},
     "assets": lambda w: {"name": "Polyglotte", "cost": 2},
     "flaws": lambda w: {"name": "Myope", "value": 2},
+    "spells": lambda w: {"name": "Éclair", "energy_cost": 2},
 }
 
 

@@ -172,3 +172,14 @@ def test_a_player_cannot_change_the_compendium(campaign, compendium, player_clie
     )
     assert response.status_code == 403
     assert Ability.objects.get(pk=ability.pk).name == "Coup puissant"
+
+
+def test_the_conteur_adds_a_spell_with_its_energy_cost(campaign, storyteller_client, player_client):
+    """RULES §15 Reading (cost): a spell's Énergie cost is given by its compendium entry."""
+    data = {"name": "Trait de feu", "spell_points": 2, "energy_cost": 3, "description": ""}
+    response = storyteller_client.post(url("entry_create", campaign, "spells"), data)
+    assert response.url == url("compendium", campaign) + "#spells"
+    body = player_client.get(url("compendium", campaign)).content.decode()
+    assert "Trait de feu" in body and "3 points d'Énergie" in body
+    api = storyteller_client.get(f"/api/campaigns/{campaign.pk}/compendium/spells/").json()
+    assert api["results"][0]["energy_cost"] == 3

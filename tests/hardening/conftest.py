@@ -25,6 +25,7 @@ from campaigns.models import (
     Notification,
     Role,
     Species,
+    SpellEntry,
 )
 from campaigns.policy import campaign_get_for_member
 from campaigns.services import campaign_create, invitation_create
@@ -94,6 +95,7 @@ def _campaign_rows(campaign, storyteller, owner, marker: str) -> dict:
         ),
         "assets": Asset.objects.create(campaign=campaign, name=f"Atout {marker}", cost=3),
         "flaws": Flaw.objects.create(campaign=campaign, name=f"Handicap {marker}", value=3),
+        "spells": SpellEntry.objects.create(campaign=campaign, name=f"Sort {marker}"),
     }
     character = Character.objects.create(
         campaign=campaign,

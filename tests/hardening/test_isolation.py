@@ -80,7 +80,7 @@ TEXT_VALUES = {
     "key": ["melee", "occidental"],
     "relation": ["classes", "assets", "flaws"],
 }
-COMPENDIUM_SLUGS = ["species", "classes", "branches", "abilities", "assets", "flaws"]
+COMPENDIUM_SLUGS = ["species", "classes", "branches", "abilities", "assets", "flaws", "spells"]
 
 
 def _walk(patterns, namespace="", converters=None):

@@ -164,6 +164,7 @@ def test_a_whole_fight_through_the_api(
     dice.next(then=7)
     body = {**query, "turn": step(), "characteristic": "power", "skills": ["sorcellerie"]}
     cast = post(joueuse, "spells/", body, 201)
+    assert cast["state"] == "begun" and cast["rolls"] == []
     assert cast["healing"]["complexity"] == 4 and cast["actions_given_up"] == 1
     assert (
         "complexité 4 (4 cicatrices sur 50 : 2, +1 constitution à 0, +1 en péril)"
@@ -185,6 +186,15 @@ def test_a_whole_fight_through_the_api(
     assert "Péril (Vitalité) : Brann fait 12 contre 6, réussi." in log[0]
     brann.refresh_from_db()
     assert (brann.agony, brann.vitality_scars) == (2, 4)
+
+    # Round 3 — the incantation begun in round 2 resolves at Aelis's first slot (§15 Reading):
+    # 7s on 5 dice keep the lowest (complexity 4) do not reach the 50 wounds; nothing healed.
+    state = seen_by_brann()
+    assert state["acting"]["name"] == "Aelis"
+    dice.next(then=7)
+    resolved = post(joueuse, "spells/resolve/", {"turn": state["turn"]}, 201)
+    assert resolved["state"] == "resolved" and resolved["healing"]["difficulty"] == 50
+    assert resolved["healed_points"] == 0 and "rien n'est soigné" in resolved["summary"]
 
     # The fight closes with its summary, for everyone.
     assert post(conteur, "end/")["status"] == "ended"

@@ -319,12 +319,13 @@ def test_a_held_combatant_neither_casts_nor_forces_a_regeneration(conteur, story
     """§13: Étreinte — the target « can neither attack, move nor defend »; Reading
     (`rules.combat.held_can_act`): of its actions only freeing itself is left."""
     from sessions.combat import regeneration as combat_regeneration
+    from sessions.combat import spell_casts
     from sessions.combat import spells as combat_spells
 
     answer(conteur, storyteller, fight, grapple(conteur, storyteller, fight, "Brigand 1", "embrace", faces=(7,)))  # fmt: skip
     next_turn(conteur, storyteller, fight)  # Brigand 1 acts, held
     with pytest.raises(ValidationError, match="seule une tentative pour se libérer"):
-        combat_spells.spell_cast(
+        spell_casts.spell_cast(
             campaign=conteur,
             by=storyteller,
             encounter_id=fight.pk,

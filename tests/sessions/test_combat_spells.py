@@ -1,12 +1,18 @@
-"""Spells in a fight (issue 14 §5, RULES §15), through the services."""
+"""Spells in a fight (issue 14 §5, issue 39 items 20, 21, 24; RULES §15), through the services:
+the incantation begins at the caster's slot and resolves at its first slot of the next round."""
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from characters.models import Character
+from campaigns.models import SpellEntry
+from characters.models import Character, CharacterSkill
+from characters.sheet import gauges
+from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
+from sessions.combat import spell_casts
 from sessions.combat import spells as cs
 from sessions.combat.steps import StaleTurn
+from sessions.combat.strikes import AttackRequest, DefenceRequest
 from sessions.models import Combatant, Encounter, Roll, TableEvent, Visibility
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -42,6 +48,15 @@ def fight(conteur, storyteller, aelis, brann):
     return encounter
 
 
+def sorcerer(character, expertises=()):
+    """Aelis, a sorcerer whose healing succeeds: Sorcellerie 10, Pouvoir 8."""
+    Character.objects.filter(pk=character.pk).update(power=8)
+    CharacterSkill.objects.update_or_create(
+        character=character, key="sorcellerie",
+        defaults={"level": 10, "expertises": list(expertises)},
+    )  # fmt: skip
+
+
 def named(name) -> Combatant:
     return Combatant.objects.get(name=name)
 
@@ -50,7 +65,7 @@ def cast(campaign, by, encounter, *, key="s1", faces=(), **inputs):
     encounter.refresh_from_db()
     inputs.setdefault("characteristic", "power")
     inputs.setdefault("skills", ("sorcellerie",))
-    return cs.spell_cast(
+    return spell_casts.spell_cast(
         campaign=campaign,
         by=by,
         encounter_id=encounter.pk,
@@ -84,37 +99,250 @@ def test_healing_difficulty_and_complexity_read_from_the_sheet(conteur, fight, b
     assert (untouched.difficulty, untouched.complexity) == (0, 1)
 
 
-def test_a_healing_spell_is_rolled_with_its_computed_numbers_and_takes_the_turn(
+def resolve(campaign, by, *, faces=()):
+    encounter = Encounter.objects.get()
+    return spell_casts.spell_resolve(
+        campaign=campaign,
+        by=by,
+        encounter_id=encounter.pk,
+        turn=encounter.turn,
+        rng=Faces(*faces, then=5),
+    )
+
+
+def acting() -> Combatant:
+    encounter = Encounter.objects.get()
+    return Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
+
+
+def to_next_round(conteur, storyteller):
+    """Everyone else ends its action until the caster's first slot of the next round."""
+    start = Encounter.objects.get().round
+    while True:
+        encounter = Encounter.objects.get()
+        if encounter.round > start:
+            return encounter
+        combat.turn_next(
+            campaign=conteur, by=storyteller, encounter_id=encounter.pk, turn=encounter.turn
+        )
+
+
+def test_a_healing_spell_begins_pays_and_takes_the_rest_of_the_round(
     campaign, player, conteur, fight, aelis, brann, as_member
 ):
-    """RULES §15: the healing check's difficulty and complexity come from the target; the
-    incantation "takes a whole turn" (Reading: the rest of the caster's round)."""
+    """RULES §15: the healing check's numbers come from the target; Reading (incantation): the
+    spell is begun at the caster's slot, its remaining slots this round are given up."""
     Character.objects.filter(pk=brann.pk).update(vitality_current=10, vitality_scars=1)
     mine = as_member(campaign, player)
     before = Roll.objects.count()
     result, created = cast(
         mine, player, fight, kind="healing", target=named("Brann").pk, gauge="vitality",
-        spell_points=3, focus=1, words=3, faces=(8, 2, 4, 1),
+        spell_points=3, focus=1, words=3,
     )  # fmt: skip
-    assert created and result["healing"]["complexity"] == 2  # one scar, nothing at 0
-    roll = Roll.objects.get(pk=result["rolls"][0]["id"])
-    assert Roll.objects.count() == before + 1
-    assert roll.character_id == aelis.pk and roll.inputs["complexity"] == 2
-    assert roll.target == result["healing"]["difficulty"] == result["healing"]["wounds"]
-    assert roll.inputs["boon"] == 1  # the focus: one surpuissance die
+    assert created and result["state"] == "begun"
+    assert result["healing"]["complexity"] == 2  # one scar, nothing at 0
+    assert Roll.objects.count() == before  # nothing rolled yet: it resolves next round
     assert result["incantation"]["combativeness_spent"] == 2  # focus + words
     assert result["total_points"] == 6 and result["actions_given_up"] == 2
     encounter = Encounter.objects.get()
-    # Aelis's two later actions left the order; the hand passed to the hidden Ombre.
     assert [s["combatant"] for s in encounter.order].count(named("Aelis").pk) == 1
     assert encounter.order[encounter.position]["combatant"] == named("Ombre").pk
     line = TableEvent.objects.filter(payload__spell__key="s1").get()
     assert line.visibility == Visibility.PUBLIC and line.payload["encounter"] == encounter.pk
-    assert "difficulté" in line.summary and "complexité 2" in line.summary
-    assert "reste du tour d'Aelis (2 actions)" in line.summary
+    assert "complexité 2" in line.summary and "reste du tour d'Aelis (2 actions)" in line.summary
+    assert "première action du tour suivant" in line.summary
     again, created = cast(mine, player, fight, kind="healing", target=named("Brann").pk)
     assert not created and again == result  # a retried cast answers the same one
-    assert Roll.objects.count() == before + 1
+
+
+def test_item_20_a_healing_spell_heals_and_stabilises_through_the_care_services(
+    campaign, player, storyteller, conteur, fight, aelis, brann, as_member
+):
+    """RULES §15 Reading (healing): on success the target's gauge regains the wounds the
+    difficulty was computed for and is stabilised (the same service as care)."""
+    Character.objects.filter(pk=brann.pk).update(
+        vitality_current=0, vitality_scars=1, vitality_peril=True
+    )
+    maximum = gauges(Character.objects.get(pk=brann.pk))["vitality"].maximum
+    sorcerer(aelis)
+    mine = as_member(campaign, player)
+    cast(mine, player, fight, kind="healing", target=named("Brann").pk, wounds=12)
+    to_next_round(conteur, storyteller)
+    assert acting().name == "Aelis"
+    version = Character.objects.get(pk=brann.pk).version
+    result, created = resolve(mine, player, faces=(9,))
+    assert created and result["state"] == "resolved"
+    roll = Roll.objects.get(pk=result["rolls"][0]["id"])
+    assert roll.target >= 12 and roll.outcome in ("success", "critical_success")
+    healed = Character.objects.get(pk=brann.pk)
+    assert healed.vitality_current == 12 < maximum  # the 12 wounds chosen, not all of them
+    assert not healed.vitality_peril and healed.vitality_stabilised
+    assert healed.version > version  # written through the sheet's versioned path
+    assert healed.changes.filter(field="vitality_current").exists()
+    assert result["healed_points"] == 12
+    assert acting().name != "Aelis"  # the resolution was Aelis's action
+
+
+def test_item_20_a_failed_healing_heals_nothing(
+    campaign, player, storyteller, conteur, fight, brann, as_member
+):
+    Character.objects.filter(pk=brann.pk).update(vitality_current=3)
+    mine = as_member(campaign, player)
+    cast(mine, player, fight, kind="healing", target=named("Brann").pk)
+    to_next_round(conteur, storyteller)
+    result, _ = resolve(mine, player, faces=(1, 1, 1))
+    assert Character.objects.get(pk=brann.pk).vitality_current == 3
+    assert result["healed_points"] == 0 and "rien n'est soigné" in result["summary"]
+
+
+def test_item_20_an_npc_is_healed_on_its_stat_block(conteur, storyteller, fight, aelis):
+    """RULES §15 Reading (healing): NPCs can be healed on their stat block."""
+    sorcerer(aelis)
+    ombre = named("Ombre")
+    ombre.profile = {"gauges": {"vitality": {"maximum": 20, "current": 4, "peril": True}}}
+    ombre.save()
+    cast(conteur, storyteller, fight, kind="healing", target=ombre.pk)
+    to_next_round(conteur, storyteller)
+    resolve(conteur, storyteller, faces=(9,))
+    vitality = named("Ombre").profile["gauges"]["vitality"]
+    assert vitality["current"] == 20 and vitality["stabilised"] and not vitality["peril"]
+
+
+def test_item_24_the_spell_costs_energy_twice_when_overcharged(
+    campaign, player, fight, aelis, as_member
+):
+    """RULES §15 Reading (cost): a spell costs Énergie points (its entry's, or typed at the
+    cast); overcharge pays that cost twice — through the sheet's versioned path."""
+    Character.objects.filter(pk=aelis.pk).update(energy_current=10)
+    version = Character.objects.get(pk=aelis.pk).version
+    mine = as_member(campaign, player)
+    result, _ = cast(mine, player, fight, spell_points=2, energy_cost=3, overcharge=True)
+    caster = Character.objects.get(pk=aelis.pk)
+    assert result["energy_paid"] == 6 and caster.energy_current == 4
+    assert caster.version > version and caster.changes.filter(field="energy_current").exists()
+    assert "6 points d'Énergie payés" in TableEvent.objects.get(payload__spell__key="s1").summary
+
+
+def test_item_24_a_caster_short_of_energy_cannot_begin(campaign, player, fight, aelis, as_member):
+    Character.objects.filter(pk=aelis.pk).update(energy_current=2)
+    with pytest.raises(ValidationError) as refused:
+        cast(as_member(campaign, player), player, fight, energy_cost=3)
+    assert "Énergie" in " ".join(refused.value.messages)
+    assert Character.objects.get(pk=aelis.pk).energy_current == 2
+    assert Encounter.objects.get().turn == 1 and not named("Aelis").incantation
+
+
+def test_item_24_the_spell_resolves_only_at_the_casters_first_slot_of_the_next_round(
+    campaign, player, storyteller, conteur, fight, as_member
+):
+    """RULES §15 Reading (incantation): begun at the caster's slot, it resolves at the caster's
+    first slot of the next round; the caster takes no other action meanwhile."""
+    mine = as_member(campaign, player)
+    cast(mine, player, fight, name="Éclair", difficulty=5)
+    assert not Roll.objects.exists()
+    to_next_round(conteur, storyteller)
+    assert acting().name == "Aelis"
+    encounter = Encounter.objects.get()
+    with pytest.raises(ValidationError) as refused:
+        combat_attacks.attack_declare(
+            campaign=mine, by=player, encounter_id=encounter.pk, turn=encounter.turn,
+            request=AttackRequest(characteristic="strength", target=named("Brann").pk),
+            idempotency_key="a1",
+        )  # fmt: skip
+    assert "incante" in " ".join(refused.value.messages)
+    with pytest.raises(ValidationError):
+        cast(mine, player, fight, key="s2")  # no second spell meanwhile
+    result, _ = resolve(mine, player)
+    assert result["state"] == "resolved" and len(result["rolls"]) == 1
+    assert "Le sort « Éclair » d'Aelis se résout" in result["summary"]
+    assert not named("Aelis").incantation
+
+
+def test_item_24_a_caster_who_defends_loses_the_spell(
+    campaign, player, storyteller, conteur, fight, as_member
+):
+    """RULES §15 Reading (incantation): a caster who defends loses the spell."""
+    mine = as_member(campaign, player)
+    cast(mine, player, fight, name="Éclair")
+    Combatant.objects.filter(name="Ombre").update(hidden=False)
+    encounter = Encounter.objects.get()  # the Ombre acts and attacks Aelis
+    attack, _ = combat_attacks.attack_declare(
+        campaign=conteur, by=storyteller, encounter_id=encounter.pk, turn=encounter.turn,
+        request=AttackRequest(
+            characteristic="strength", target=named("Aelis").pk, damage=1,
+            characteristic_value=3, skill_level=2,
+        ),
+        idempotency_key="a1", rng=Faces(9, then=5),
+    )  # fmt: skip
+    assert attack["result"] is None
+    combat_attacks.attack_defend(
+        campaign=mine, by=player, encounter_id=encounter.pk, attack_id=attack["id"],
+        request=DefenceRequest(defence="dodge"), rng=Faces(then=5),
+    )  # fmt: skip
+    assert not named("Aelis").incantation
+    assert TableEvent.objects.filter(summary__contains="perd son incantation").exists()
+
+
+def test_item_24_a_caster_knocked_out_loses_the_spell(
+    campaign, player, storyteller, conteur, fight, as_member
+):
+    """RULES §15 Reading (incantation): a caster knocked out loses the spell."""
+    mine = as_member(campaign, player)
+    cast(mine, player, fight, name="Éclair")
+    Combatant.objects.filter(name="Aelis").update(status="unconscious", unconscious_turns=2)
+    encounter = to_next_round(conteur, storyteller)
+    Combatant.objects.filter(name="Aelis").update(status="active", unconscious_turns=0)
+    encounter.order = combat.round_order(list(encounter.combatants.order_by("pk")))
+    encounter.position, encounter.round = 0, encounter.round + 1  # its slot has gone by
+    encounter.save()
+    result, _ = resolve(mine, player)
+    assert result["state"] == "lost" and "perdu" in result["summary"]
+    assert not Roll.objects.exists() and not named("Aelis").incantation
+
+
+def test_item_24_a_held_caster_loses_the_spell(
+    campaign, player, storyteller, conteur, fight, as_member
+):
+    mine = as_member(campaign, player)
+    cast(mine, player, fight, name="Éclair")
+    to_next_round(conteur, storyteller)
+    Combatant.objects.filter(name="Aelis").update(held_by=named("Ombre"))
+    result, _ = resolve(mine, player)
+    assert result["state"] == "lost" and "tenu" in result["summary"]
+
+
+def test_item_22_the_expertise_die_is_rolled_on_a_spell(
+    campaign, player, storyteller, conteur, fight, aelis, as_member
+):
+    """RULES §2: an expert adds 1d10 to the result, without criticals (item 22, spells)."""
+    mine = as_member(campaign, player)
+    with pytest.raises(ValidationError) as refused:  # no expertise: refused as the spell begins
+        cast(mine, player, fight, expertise=True)
+    assert "expertise" in " ".join(refused.value.messages)
+    sorcerer(aelis, expertises=["Soins"])
+    cast(mine, player, fight, expertise=True)
+    to_next_round(conteur, storyteller)
+    result, _ = resolve(mine, player)
+    roll = Roll.objects.get(pk=result["rolls"][0]["id"])
+    assert roll.inputs["expertise"] is True
+
+
+def test_item_21_an_area_spell_names_its_targets_one_check_each(conteur, storyteller, fight):
+    """RULES §15 Reading (area): an area spell names its targets (combatants); one check each."""
+    targets = [named("Brann").pk, named("Ombre").pk]
+    result, _ = cast(
+        conteur, storyteller, fight, kind="area", area_targets=tuple(targets),
+        name="Boule de feu", difficulty=9, complexity=1, spell_points=4, overcharge=True,
+    )  # fmt: skip
+    assert result["checks"] == 2 and result["area_targets"] == targets
+    assert result["visibility"] == Visibility.HIDDEN  # a hidden NPC is named
+    to_next_round(conteur, storyteller)
+    result, _ = resolve(conteur, storyteller)
+    labels = list(Roll.objects.order_by("pk").values_list("label", flat=True))
+    assert labels == [
+        "Sort de zone « Boule de feu » sur Brann",
+        "Sort de zone « Boule de feu » sur Ombre",
+    ]
 
 
 def test_the_log_line_says_what_the_incantation_spent_and_nothing_it_did_not(
@@ -122,7 +350,7 @@ def test_the_log_line_says_what_the_incantation_spent_and_nothing_it_did_not(
 ):
     """A spell of no points cast with one focus die says so, without « 0 point de sort »."""
     mine = as_member(campaign, player)
-    result, _ = cast(mine, player, fight, kind="area", targets=1, focus=1)
+    cast(mine, player, fight, kind="area", targets=1, focus=1)
     line = TableEvent.objects.filter(payload__spell__key="s1").get().summary
     assert "Incantation : concentration +1 dé; 1 point de Combativité dépensé." in line
     assert "point de sort" not in line and "points de sort" not in line
@@ -150,10 +378,13 @@ def test_an_area_spell_makes_one_check_per_target_or_group(conteur, storyteller,
         conteur, storyteller, fight, kind="area", targets=3, name="Boule de feu",
         difficulty=9, complexity=1, spell_points=4, overcharge=True,
     )  # fmt: skip
-    assert result["checks"] == 3 and len(result["rolls"]) == 3
+    assert result["checks"] == 3
+    line = TableEvent.objects.get(payload__spell__key="s1")
+    to_next_round(conteur, storyteller)
+    result, _ = resolve(conteur, storyteller)
+    assert len(result["rolls"]) == 3
     assert Roll.objects.filter(label__startswith="Sort de zone « Boule de feu »").count() == 3
     assert result["incantation"]["cost_multiplier"] == 2 and result["total_points"] == 8
-    line = TableEvent.objects.get(payload__spell__key="s1")
     assert "3 jets, un par cible ou groupe" in line.summary
     assert "surcharge (coût ×2)" in line.summary
     with pytest.raises(ValidationError):
@@ -180,6 +411,10 @@ def test_a_hidden_npcs_spell_stays_hidden(conteur, storyteller, fight):
     )
     assert result["caster_name"] == "Ombre" and result["visibility"] == Visibility.HIDDEN
     assert TableEvent.objects.get(payload__spell__key="ombre").visibility == Visibility.HIDDEN
+    to_next_round(conteur, storyteller)
+    resolve(conteur, storyteller)  # Aelis's, then the hand passes to the Ombre
+    assert acting().name == "Ombre"
+    result, _ = resolve(conteur, storyteller)
     assert Roll.objects.get(pk=result["rolls"][0]["id"]).visibility == Visibility.HIDDEN
 
 
@@ -197,3 +432,25 @@ def test_the_preview_computes_without_writing(campaign, player, fight, brann, as
     assert preview.errors and "il n'en reste que 2" in preview.errors[0]
     assert preview.as_dict()["healing"]["difficulty"] == preview.healing.wounds
     assert not Roll.objects.exists() and not TableEvent.objects.filter(payload__has_key="spell")
+
+
+def test_item_24_the_cost_comes_from_the_compendium_entry_unless_typed(
+    campaign, player, fight, aelis, as_member
+):
+    """RULES §15 Reading (cost): "a spell costs Énergie points given by its compendium entry
+    (or typed at the cast); overcharge pays that cost twice"."""
+    entry = SpellEntry.objects.create(
+        campaign=campaign, name="Trait de feu", spell_points=2, energy_cost=3
+    )
+    Character.objects.filter(pk=aelis.pk).update(energy_current=20)
+    mine = as_member(campaign, player)
+    result, _ = cast(mine, player, fight, spell=entry.pk, overcharge=True)
+    assert result["name"] == "Trait de feu" and result["spell_points"] == 2
+    assert result["energy_paid"] == 6  # the entry's 3, twice
+    assert Character.objects.get(pk=aelis.pk).energy_current == 14
+    preview = cs.spell_preview(
+        campaign=mine,
+        encounter=Encounter.objects.get(),
+        request=cs.SpellRequest(characteristic="power", spell=entry.pk, energy_cost=1),
+    )
+    assert preview.energy_paid == 1  # typed at the cast: that one

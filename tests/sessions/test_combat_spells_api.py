@@ -1,4 +1,5 @@
-"""Spells through the API (issue 14 §5): the preview, the cast, idempotency, refusals."""
+"""Spells through the API (issue 14 §5, issue 39 items 20, 21, 24): the preview, the cast
+begun, its resolution the next round, idempotency, refusals."""
 
 import random
 
@@ -65,8 +66,7 @@ def test_preview_then_cast_a_healing_spell(
     cast = made.json()
     assert cast["healing"]["complexity"] == healing["complexity"]
     assert cast["actions_given_up"] == 1 and cast["incantation"]["combativeness_spent"] == 1
-    roll = Roll.objects.get(pk=cast["rolls"][0]["id"])
-    assert roll.inputs["complexity"] == healing["complexity"] and roll.inputs["boon"] == 1
+    assert cast["state"] == "begun" and cast["rolls"] == []
     again = api(other_player).post(
         fight + "spells/", body, format="json", HTTP_IDEMPOTENCY_KEY="c1"
     )
@@ -75,6 +75,45 @@ def test_preview_then_cast_a_healing_spell(
     assert after["turn"] > state["turn"] and after["acting"]["name"] == "Aelis"
     stale = api(storyteller).post(fight + "spells/", body, format="json", HTTP_IDEMPOTENCY_KEY="c2")
     assert stale.status_code == 409
+    early = api(other_player).post(
+        fight + "spells/resolve/", {"turn": after["turn"]}, format="json"
+    )
+    assert early.status_code == 403  # Aelis acts: not Brann's to resolve
+
+    next_round(fight, storyteller)
+    turn = api(other_player).get(fight).json()["turn"]
+    done = api(other_player).post(fight + "spells/resolve/", {"turn": turn}, format="json")
+    assert done.status_code == 201, done.json()
+    resolved = done.json()
+    assert resolved["state"] == "resolved" and resolved["healing"]["target"] == aelis_id
+    roll = Roll.objects.get(pk=resolved["rolls"][0]["id"])
+    assert roll.inputs["complexity"] == healing["complexity"] and roll.inputs["boon"] == 1
+
+
+def next_round(url, storyteller, caster="Brann"):
+    """End actions until the caster's first slot of the next round."""
+    state = api(storyteller).get(url).json()
+    start = state["round"]
+    while state["round"] == start or state["acting"]["name"] != caster:
+        api(storyteller).post(url + "next/", {"turn": state["turn"]}, format="json")
+        state = api(storyteller).get(url).json()
+
+
+def test_item_24_the_energy_cost_is_paid_as_the_spell_begins(fight, other_player, brann):
+    """RULES §15 Reading (cost): the cost is typed at the cast, overcharge pays it twice."""
+    Character.objects.filter(pk=brann.pk).update(energy_current=9)
+    state = api(other_player).get(fight).json()
+    body = {"turn": state["turn"], "energy_cost": 4, "overcharge": True, "spell_points": 1}
+    made = api(other_player).post(fight + "spells/", body, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["energy_paid"] == 8
+    assert Character.objects.get(pk=brann.pk).energy_current == 1
+    state = api(other_player).get(fight).json()
+    body = {"turn": state["turn"], "energy_cost": 4}
+    assert api(other_player).post(fight + "spells/", body, format="json").status_code in (
+        400,
+        403,
+    )
 
 
 def test_refusals_in_french(fight, other_player):
@@ -91,9 +130,27 @@ def test_refusals_in_french(fight, other_player):
     assert not Roll.objects.exists()
 
 
+def test_item_21_an_area_spell_names_its_targets_through_the_api(fight, other_player, storyteller):
+    """RULES §15 Reading (area): the spell names its targets; one check each."""
+    state = api(other_player).get(fight).json()
+    aelis_id = Combatant.objects.get(name="Aelis").pk
+    body = {"turn": state["turn"], "kind": "area", "area_targets": [aelis_id], "difficulty": 8}
+    made = api(other_player).post(fight + "spells/", body, format="json")
+    assert made.status_code == 201 and made.json()["checks"] == 1
+    assert made.json()["area_targets"] == [aelis_id]
+    next_round(fight, storyteller)
+    turn = api(other_player).get(fight).json()["turn"]
+    done = api(other_player).post(fight + "spells/resolve/", {"turn": turn}, format="json")
+    assert len(done.json()["rolls"]) == 1
+    assert Roll.objects.get().label.endswith("sur Aelis")
+    turn = api(storyteller).get(fight).json()["turn"]
+    unknown = {"turn": turn, "kind": "area", "area_targets": [99999]}
+    assert api(storyteller).post(fight + "spells/", unknown, format="json").status_code == 400
+
+
 def test_an_area_spell_through_the_api(fight, other_player):
     state = api(other_player).get(fight).json()
     body = {"turn": state["turn"], "kind": "area", "targets": 2, "difficulty": 8}
     made = api(other_player).post(fight + "spells/", body, format="json")
-    assert made.status_code == 201 and len(made.json()["rolls"]) == made.json()["checks"] == 2
+    assert made.status_code == 201 and made.json()["checks"] == 2
     assert "2 jets, un par cible ou groupe" in made.json()["summary"]

@@ -1,5 +1,5 @@
-"""The spell form of the tracker (issue 14 §5): the panel, the preview, the cast, with and
-without HTMX."""
+"""The spell form of the tracker (issue 14 §5, issue 39 item 24): the panel, the preview, the
+incantation begun, then resolved at the caster's next slot, with and without HTMX."""
 
 import pytest
 
@@ -90,18 +90,44 @@ def test_the_healing_preview_shows_difficulty_and_complexity(
     assert 'data-spell="complexity">3<' in page and not Roll.objects.exists()
 
 
-def test_casting_with_htmx_rolls_logs_and_passes_the_turn(campaign, running, player_client):
+def test_casting_with_htmx_begins_logs_and_passes_the_turn(campaign, running, player_client):
     cast = url(campaign, "combat_spell_cast", running.pk)
-    response = player_client.post(cast, spell_data(), **HTMX)
+    response = player_client.post(cast, spell_data(energy_cost=2), **HTMX)
     assert response.status_code == 200 and "table-poll" in response.headers["HX-Trigger"]
-    assert Roll.objects.count() == 1
+    assert not Roll.objects.exists()  # it resolves next round
     line = TableEvent.objects.get(payload__spell__key="sp1")
-    assert "Aelis incante « Main de lumière » sur Brann" in line.summary
+    assert "Aelis commence à incanter « Main de lumière » sur Brann" in line.summary
+    assert "2 points d'Énergie payés" in line.summary
     encounter = Encounter.objects.get()
     assert encounter.turn == 2
     assert encounter.order[encounter.position]["combatant"] == Combatant.objects.get(name="Loup").pk
     again = player_client.post(cast, spell_data(), **HTMX)  # a double click: the same cast
-    assert again.status_code == 200 and Roll.objects.count() == 1
+    assert (
+        again.status_code == 200
+        and TableEvent.objects.filter(payload__spell__key="sp1").count() == 1
+    )
+
+
+def test_item_24_at_its_next_slot_the_caster_can_only_resolve_the_spell(
+    campaign, running, player_client, client_for, storyteller
+):
+    """RULES §15 Reading (incantation): it resolves at the caster's first slot of the next
+    round; the form then offers only « Achever l'incantation »."""
+    player_client.post(url(campaign, "combat_spell_cast", running.pk), spell_data(), **HTMX)
+    conteur = client_for(storyteller)
+    while True:
+        encounter = Encounter.objects.get()
+        acting = Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
+        if encounter.round == 2 and acting.name == "Aelis":
+            break
+        conteur.post(url(campaign, "combat_next", running.pk), {"turn": encounter.turn})
+    form = player_client.get(url(campaign, "combat_spell", running.pk), **HTMX).content.decode()
+    assert "Achever l'incantation" in form and 'name="focus"' not in form
+    resolve = url(campaign, "combat_spell_resolve", running.pk)
+    response = player_client.post(resolve, {"turn": encounter.turn, "back": "table"})
+    assert response.status_code == 302 and Roll.objects.count() == 1
+    assert "se résout" in TableEvent.objects.filter(payload__spell__state="resolved").get().summary
+    assert not Combatant.objects.get(name="Aelis").incantation
 
 
 def test_a_refused_cast_says_why_in_french(
@@ -114,6 +140,7 @@ def test_a_refused_cast_says_why_in_french(
     assert "Seuls le Conteur et le joueur dont c&#x27;est le tour" in html
     response = player_client.post(cast, spell_data(turn=0))  # without HTMX: back to the table
     assert response.status_code == 302 and not Roll.objects.exists()
+    assert not Combatant.objects.get(name="Aelis").incantation
 
 
 def test_non_members_get_404(campaign, running, outsider_client):
@@ -125,3 +152,26 @@ def test_non_members_get_404(campaign, running, outsider_client):
         ).status_code
         == 404
     )
+
+
+def test_item_24_a_held_caster_is_told_its_spell_is_lost(
+    campaign, running, player_client, client_for, storyteller
+):
+    """RULES §15 Reading (incantation): a caster held loses the spell; the form says so and
+    lets its player give it up (the log says why), its slot its own again."""
+    player_client.post(url(campaign, "combat_spell_cast", running.pk), spell_data(), **HTMX)
+    conteur = client_for(storyteller)
+    while True:
+        encounter = Encounter.objects.get()
+        acting = Combatant.objects.get(pk=encounter.order[encounter.position]["combatant"])
+        if encounter.round == 2 and acting.name == "Aelis":
+            break
+        conteur.post(url(campaign, "combat_next", running.pk), {"turn": encounter.turn})
+    Combatant.objects.filter(name="Aelis").update(held_by=Combatant.objects.get(name="Loup"))
+    form = player_client.get(url(campaign, "combat_spell", running.pk), **HTMX).content.decode()
+    assert "Aelis est tenu : son sort est perdu." in form and "Abandonner le sort" in form
+    resolve = url(campaign, "combat_spell_resolve", running.pk)
+    player_client.post(resolve, {"turn": encounter.turn, "back": "table"})
+    assert TableEvent.objects.filter(summary="Aelis est tenu : son sort est perdu.").exists()
+    assert not Combatant.objects.get(name="Aelis").incantation and not Roll.objects.exists()
+    assert Encounter.objects.get().turn == encounter.turn  # no step taken: Aelis still acts
