@@ -27,10 +27,10 @@ def operations(schema):
                 yield path, method, item[method]
 
 
-def test_the_schema_declares_the_fourteen_sections_with_a_french_description(schema):
+def test_the_schema_declares_the_fifteen_sections_with_a_french_description(schema):
     tags = schema["tags"]
     assert [tag["name"] for tag in tags] == declared_tags()
-    assert len(tags) == 14
+    assert len(tags) == 15
     assert all(tag["description"].strip() for tag in tags)
 
 
