@@ -302,8 +302,9 @@ def test_a_whole_fight(new_page, campaign, storyteller, player, other_player, mo
     expect(aelis.locator('[data-spell="incantation"]')).to_contain_text("+1 dé de surpuissance")
     expect(aelis.locator(".htmx-request")).to_have_count(0)
     # §15 Reading (incantation): begun now, it resolves at her first slot of round 3.
+    # Brann, knocked out, misses round 2: the turn passes to Brigand 1.
     spell.get_by_role("button", name="Incanter").click()
-    expect(do.acting(aelis)).to_have_text("À Brann d'agir")
+    expect(do.acting(aelis)).to_have_text("À Brigand 1 d'agir")
     cast = do.log_line(brann, "Aelis commence à incanter « Souffle de vie »")
     expect(cast).to_contain_text(
         f"sur Brann (Vitalité) : difficulté 50 (blessures à soigner), complexité 6 ({reasons})",
