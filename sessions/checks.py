@@ -87,6 +87,8 @@ class RollRequest:
     # sheet's alterations (a player character defending against another, Reading §13).
     value_override: int | None = None
     plain: bool = False
+    # An NPC's own Agonie (Reading §8 "Agonie in a fight": it counts on its rolls too).
+    npc_agony: int = 0
 
     @property
     def morale_points(self) -> tuple[int, int]:
@@ -246,8 +248,12 @@ def check_prepare(
         raise violation("characteristic", "Cette caractéristique n'existe pas.")
     if character is None:
         value, level, substituted = _npc_characteristic(request), request.skill_level or 0, ""
-        causes: tuple[Cause, ...] = ()
-        condition = rules_states.Condition()
+        condition = rules_states.Condition(agony=max(request.npc_agony, 0))
+        causes: tuple[Cause, ...] = (
+            (Cause("agony", condition.agony, f"Agonie {condition.agony}"),)
+            if condition.agony
+            else ()
+        )
     else:
         level = _skill_level(request, character)
         if state is not None:

@@ -63,6 +63,8 @@ def _asked(request: RollRequest) -> dict[str, Any]:
         asked.pop("value_override", None)
     if not asked.get("plain"):
         asked.pop("plain", None)
+    if not asked.get("npc_agony"):
+        asked.pop("npc_agony", None)
     return asked
 
 

@@ -148,6 +148,7 @@ def _roll(
         label=label[:120],
         value_override=value_override if character_id else None,
         plain=plain,
+        npc_agony=0 if character_id else roller.agony,
     )
     return services.roll_create(
         campaign=campaign,

@@ -224,6 +224,7 @@ def grapple_escape(
             difficulty=check.difficulty,
             characteristic_value=None if fighter.character is not None else value,
             skill_level=None if fighter.character is not None else skill_level,
+            npc_agony=0 if fighter.character is not None else acting.agony,
             label=(_("Se libérer de l'étreinte %(of_holder)s") % {"of_holder": de(holder.name)})[
                 :120
             ],

@@ -294,6 +294,7 @@ def _declared(
         characteristic_value=None if caster.character_id else request.characteristic_value,
         skill_level=None if caster.character_id else request.skill_level,
         label=label[:120],
+        npc_agony=0 if caster.character_id else caster.agony,
     )
 
 

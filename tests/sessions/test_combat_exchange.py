@@ -309,6 +309,19 @@ def test_item_18_a_characters_armour_and_shield_give_its_blocage(
     assert result["defended"]  # 10 ≥ the Brigand's 6 + 4
 
 
+def test_item_9_an_npcs_agony_counts_on_its_defence(conteur, storyteller, fight):
+    """RULES §8 Reading (Agonie in a fight): « NPCs' Agonie counts on their rolls too »; §5:
+    success iff total ≥ difficulty + Agonie points."""
+    Combatant.objects.filter(pk=named("Brigand 1").pk).update(agony=2)
+    # Aelis: 6 + Force 4 = 10. The brigand's Parade: 6 + Agilité 4 = 10, a tie the defender
+    # would win (§13), but not against 10 + Agonie 2.
+    pending = swing(conteur, storyteller, fight, "Brigand 1", faces=(6, 5, 3, 2), damage=5)
+    result = defend(conteur, storyteller, fight, pending, "parry", faces=(6,))
+    roll = Roll.objects.get(pk=result["defence_roll"])
+    assert roll.inputs["check"]["agony"] == 2 and roll.total == 10
+    assert not result["defended"]
+
+
 def test_item_22_the_expertise_die_on_a_defence(conteur, storyteller, fight):
     """RULES §13 Product: every combat roll is built like a table roll: its expertise die (§5:
     "total = result + characteristic + expertise d10")."""
