@@ -10,7 +10,7 @@ JSON in `common.api_errors`.
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -20,9 +20,9 @@ from campaigns.models import Campaign
 from campaigns.policy import campaign_get_for_member, is_storyteller, require_storyteller
 from common.api_errors import ApiMetadata, ApiSchema
 from common.parsers import JSONParser
-from world import handouts, links, selectors, services
+from world import api_filters, handouts, links, selectors, services
 from world import serializers as s
-from world.models import Handout, Page, PageKind
+from world.models import Handout, Page
 from world.search import search
 from world.visibility import page_get_for_member, pages_for, visible_body
 
@@ -88,25 +88,13 @@ class PageList(WorldView, generics.ListAPIView):
     }
     input_serializer_class = s.PageIn
     output_serializer_class = s.PageSummaryOut
+    filterset_class = api_filters.PageFilter
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return self.queryset
-        rows = pages_for(user=self.request.user, campaign=self.campaign).defer("body")
-        kind = self.request.query_params.get("kind", "")
-        if kind:
-            rows = rows.filter(kind=kind) if kind in PageKind.values else rows.none()
-        tag = self.request.query_params.get("tag", "").strip().lower()
-        if tag:
-            rows = [page for page in rows if tag in page.tags]
-        return rows
+        return pages_for(user=self.request.user, campaign=self.campaign).defer("body")
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("kind", str, enum=PageKind.values, description="Only this kind."),
-            OpenApiParameter("tag", str, description="Only pages with this tag."),
-        ]
-    )
     def get(self, request: Request, *args, **kwargs) -> Response:
         return self.list(request, *args, **kwargs)
 
@@ -250,20 +238,20 @@ class WorldSearch(WorldView):
     }
     output_serializer_class = s.HitOut
     validates_query = True
+    pagination_class = None  # at most PER_KIND hits of each kind: one short list
 
-    @extend_schema(
-        parameters=[OpenApiParameter("q", str, required=True, description="The words sought.")],
-        responses={200: s.HitOut(many=True)},
-    )
+    @extend_schema(parameters=[s.SearchIn], responses={200: s.HitOut(many=True)})
     def get(self, request: Request, campaign_id: int) -> Response:
-        hits = search(user=request.user, campaign=self.campaign, q=request.query_params.get("q"))
+        query = s.SearchIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        hits = search(user=request.user, campaign=self.campaign, q=query.validated_data["q"])
         return Response(s.HitOut(hits, many=True).data)
 
 
 # --- handouts ---------------------------------------------------------------------------------
 
 
-class HandoutList(WorldView):
+class HandoutList(WorldView, generics.ListAPIView):
     api_descriptions = {
         "GET": "The handouts you received (all the campaign's for the Conteur), newest first.",
         "POST": "Give a page, its image or one of its secret blocks (`secret_key`) to players "
@@ -276,11 +264,20 @@ class HandoutList(WorldView):
     def context(self) -> dict:
         return {"storyteller": self.storyteller, "user_id": self.request.user.pk}
 
-    @extend_schema(responses={200: s.HandoutOut(many=True)})
-    def get(self, request: Request, campaign_id: int) -> Response:
-        rows = handouts.handouts_for(user=request.user, campaign=self.campaign)
-        rows = rows.prefetch_related("recipients")
-        return Response(s.HandoutOut(rows, many=True, context=self.context()).data)
+    def get_serializer_context(self) -> dict:
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False):
+            context.update(self.context())
+        return context
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        rows = handouts.handouts_for(user=self.request.user, campaign=self.campaign)
+        return rows.prefetch_related("recipients")
+
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return self.list(request, *args, **kwargs)
 
     @extend_schema(responses={201: s.HandoutOut})
     def post(self, request: Request, campaign_id: int) -> Response:

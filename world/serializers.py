@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns.models import NAME_LENGTH
+from common.api_fields import TextField
 from world.models import (
     BODY_LENGTH,
     NOTE_LENGTH,
@@ -146,6 +147,12 @@ class LinksOut(serializers.Serializer):
 
 class NoteInOut(serializers.Serializer):
     text = serializers.CharField(max_length=NOTE_LENGTH, allow_blank=True, trim_whitespace=False)
+
+
+class SearchIn(serializers.Serializer):
+    """The search's query string: `q` is required, and may be blank (no hit then)."""
+
+    q = TextField(allow_blank=True, help_text="The words sought (blank: no hit).")
 
 
 class HitOut(serializers.Serializer):

@@ -51,6 +51,13 @@ def test_the_list_shows_only_what_each_member_may_see(api, campaign, town, mayor
 def test_the_list_filters_by_kind_and_tag(api, campaign, town, mayor):
     assert titles(api["player"].get(world(campaign, "pages/?kind=npc"))) == ["Le maire Orso"]
     assert titles(api["player"].get(world(campaign, "pages/?tag=port"))) == ["Vael"]
+    assert titles(api["player"].get(world(campaign, "pages/?kind="))) == ["Le maire Orso", "Vael"]
+
+
+def test_an_unknown_kind_is_refused_in_french(api, campaign, town):
+    refused = api["player"].get(world(campaign, "pages/?kind=dragon"))
+    assert refused.status_code == 400
+    assert refused.json()["detail"] and "kind" in refused.json()["errors"]
 
 
 def test_a_hidden_page_is_404_like_one_that_does_not_exist(api, campaign, hidden_page):
@@ -128,6 +135,13 @@ def test_search_finds_only_what_the_member_may_see(api, campaign, mayor, hidden_
     assert api["outsider"].get(world(campaign, "search/"), {"q": "sel"}).status_code == 404
 
 
+def test_search_needs_q_and_a_blank_one_finds_nothing(api, campaign, mayor):
+    missing = api["player"].get(world(campaign, "search/"))
+    assert missing.status_code == 400 and "q" in missing.json()["errors"]
+    blank = api["player"].get(world(campaign, "search/"), {"q": " "})
+    assert blank.status_code == 200 and blank.json() == []
+
+
 def test_the_storyteller_writes_with_a_version_and_a_stale_one_is_409(api, campaign, town):
     url = world(campaign, f"pages/{town.pk}/")
     first = api["storyteller"].patch(url, {"body": "Un port noyé.", "version": 1}, format="json")
@@ -202,10 +216,9 @@ def test_handouts_through_the_api_reach_their_recipients_only(
     handout = given.json()
     assert handout["text"] == "Sa crypte est sous la chapelle."
 
-    assert [h["id"] for h in api["player"].get(world(campaign, "handouts/")).json()] == [
-        handout["id"]
-    ]
-    assert api["other"].get(world(campaign, "handouts/")).json() == []
+    received = api["player"].get(world(campaign, "handouts/")).json()["results"]
+    assert [h["id"] for h in received] == [handout["id"]]
+    assert api["other"].get(world(campaign, "handouts/")).json()["results"] == []
     assert api["other"].get(world(campaign, f"handouts/{handout['id']}/")).status_code == 404
     mine = api["player"].get(world(campaign, f"handouts/{handout['id']}/")).json()
     assert mine["recipients"] == [player.pk]
