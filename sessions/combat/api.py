@@ -315,6 +315,7 @@ class EncounterAttacks(CombatView):
         data = dict(serializer.validated_data)
         encounter = self.encounter()
         turn, profile = data.pop("turn"), data.pop("profile")
+        data.setdefault("characteristic", "")  # the service asks for one without `profile`
         data["skills"] = tuple(data.get("skills") or ())
         data["injuries"] = tuple(data.get("injuries") or ())
         pending, created = combat_attacks.attack_declare(

@@ -219,6 +219,14 @@ def attack_declare(
     refuse_if_held(attacker, by_pk, "attack")
     if profile is not None:
         request = with_profile(attacker, request, profile)
+    elif not request.characteristic:
+        # Not about a field sent: which profiles the NPC has is the campaign's state.
+        raise _refused(
+            _("Choisissez l'une des attaques de %(name)s (`profile`) ou une caractéristique.")
+            % {"name": attacker.name}
+            if attacker.profile.get("attacks") and not attacker.character_id
+            else _("Choisissez une caractéristique pour cette attaque."),
+        )
     incanting.refuse_if_incanting(attacker, encounter)
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)

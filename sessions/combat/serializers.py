@@ -80,9 +80,12 @@ class ProfileSkillField(serializers.ChoiceField):
 
 
 class AttackProfileIn(serializers.Serializer):
-    """One of an NPC's weapons (sessions.attack_profiles)."""
+    """One of an NPC's weapons (sessions.attack_profiles): any other key is refused, and the
+    schema says `additionalProperties: false`."""
 
-    weapon = serializers.CharField(max_length=attack_profiles.WEAPON_LENGTH)
+    request_schema_extra = {"additionalProperties": False}
+
+    weapon = api_fields.TextField(max_length=attack_profiles.WEAPON_LENGTH, help_text="L'arme.")
     characteristic = NpcCharacteristicField(default="strength")
     skill = ProfileSkillField(default="melee")
     level = serializers.IntegerField(
@@ -96,6 +99,29 @@ class AttackProfileIn(serializers.Serializer):
     )
     ranged = api_fields.BooleanField(default=False, help_text="À distance.")
     nonlethal = api_fields.BooleanField(default=False, help_text="Non létale.")
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = [key for key in data if key not in self.fields]
+            if unknown:
+                raise serializers.ValidationError({key: ["Clé inconnue."] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class AttackProfileOut(serializers.Serializer):
+    """One of an NPC's weapons, as a stat block shows it (its own component: the request's
+    carries its checks)."""
+
+    weapon = serializers.CharField()
+    characteristic = NpcCharacteristicField()
+    skill = ProfileSkillField()
+    level = serializers.IntegerField(help_text="Niveau.")
+    damage = serializers.IntegerField(help_text="Dégâts de base.")
+    gauge = serializers.ChoiceField(
+        choices=[(gauge, reference.LABELS[gauge]) for gauge in GAUGE_KINDS]
+    )
+    ranged = serializers.BooleanField(help_text="À distance.")
+    nonlethal = serializers.BooleanField(help_text="Non létale.")
 
 
 class StatBlockIn(serializers.Serializer):
@@ -121,8 +147,8 @@ class StatBlockIn(serializers.Serializer):
     energy_regeneration = _regeneration()
     confidence_regeneration = _regeneration()
     notes = text_field(required=False)
-    attacks = AttackProfileIn(
-        many=True,
+    attacks = serializers.ListField(
+        child=AttackProfileIn(),
         required=False,
         max_length=attack_profiles.MAX_PROFILES,
         help_text="Ses attaques : une attaque de ce PNJ est l'une d'elles et une cible.",
@@ -134,7 +160,7 @@ class StatBlockIn(serializers.Serializer):
 
 class StatBlockOut(serializers.ModelSerializer):
     finesse = serializers.SerializerMethodField(help_text="Score de Finesse (l'initiative).")
-    attacks = AttackProfileIn(many=True, read_only=True, help_text="Ses attaques.")
+    attacks = AttackProfileOut(many=True, read_only=True, help_text="Ses attaques.")
 
     class Meta:
         model = StatBlock
@@ -371,7 +397,7 @@ class AttackIn(StrikeIn):
     characteristic = serializers.ChoiceField(
         choices=list(CHARACTERISTIC_KEYS),
         required=False,
-        help_text="Requise sans `profile`.",
+        help_text="Sans `profile`, l'attaque la demande (400 sinon).",
     )
     turn = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text="L'étape lue (`turn` du combat)."
@@ -405,14 +431,6 @@ class AttackIn(StrikeIn):
         help_text="Un critique subi par l'attaquant (son échec critique, la réussite critique "
         "d'une réplique) : table d'Aggravation, ou Résilience dépensée.",
     )
-
-    def validate(self, attrs):
-        if attrs.get("profile") is None and not attrs.get("characteristic"):
-            raise serializers.ValidationError(
-                "Choisissez l'une des attaques du PNJ (`profile`) ou une caractéristique."
-            )
-        attrs.setdefault("characteristic", "strength")  # the profile's replaces it
-        return attrs
 
 
 class DefenceIn(SpendsIn):

@@ -99,6 +99,24 @@ def test_a_new_block_through_the_api_is_visible_and_carries_its_attacks(
     assert all(key.startswith("attacks") for key in bad.json()["errors"])
 
 
+def test_a_blocks_attacks_refuse_what_their_schema_forbids(campaign, storyteller):
+    """An unknown key, a blank weapon, a seventh attack: refused, as the schema says
+    (`additionalProperties: false`, the weapon's pattern, `maxItems`)."""
+    base = f"/api/campaigns/{campaign.pk}/stat-blocks/"
+    sword = {"weapon": "Épée"}
+    for attacks in (
+        [{**sword, "edge": 3}],
+        [{"weapon": "   "}],
+        [sword] * 7,
+    ):
+        bad = api(storyteller).post(base, {"name": "X", "attacks": attacks}, format="json")
+        assert bad.status_code == 400, attacks
+        assert all(key.startswith("attacks") for key in bad.json()["errors"])
+    assert not StatBlock.objects.exists()
+    six = api(storyteller).post(base, {"name": "X", "attacks": [sword] * 6}, format="json")
+    assert six.status_code == 201 and len(six.json()["attacks"]) == 6
+
+
 @pytest.fixture
 def guard_fight(campaign, storyteller, aelis, brann, monkeypatch):
     """A running fight where the Garde (two attacks) acts first against Aelis and Brann."""
