@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,7 +23,7 @@ from common.api_errors import ApiMetadata, ApiSchema
 from common.parsers import JSONParser
 from world import api_filters, handouts, links, selectors, services
 from world import serializers as s
-from world.models import Handout, Page
+from world.models import Handout, Page, PageRevision
 from world.search import search
 from world.visibility import page_get_for_member, pages_for, visible_body
 
@@ -142,16 +143,21 @@ class PageDetail(WorldView):
         return Response(status=204)
 
 
-class PageHistory(WorldView):
+class PageHistory(WorldView, generics.ListAPIView):
     api_descriptions = {"GET": "Every saved version of a page, newest first (the Conteur)."}
     storyteller_reads = True
+    queryset = PageRevision.objects.none()
     output_serializer_class = s.RevisionOut
 
-    @extend_schema(responses={200: s.RevisionOut(many=True)})
-    def get(self, request: Request, campaign_id: int, pk: int) -> Response:
-        page = self.page(pk)
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        page = self.page(self.kwargs["pk"])
         require_storyteller(self.campaign)  # old versions hold every secret the page had
-        return Response(s.RevisionOut(selectors.page_history(page=page), many=True).data)
+        return selectors.page_history(page=page)
+
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return self.list(request, *args, **kwargs)
 
 
 class PageRestore(WorldView):
@@ -167,7 +173,10 @@ class PageRestore(WorldView):
         data = _validated(s.RestoreIn, request)
         revision = page.revisions.filter(pk=data["revision"]).first()
         if revision is None:
-            raise Http404
+            # The page exists: an id of none of its versions is refused like DRF's related
+            # fields refuse an id of no row (400, `does_not_exist`), not as a missing page.
+            message = "Cette page n'a pas de version portant cet identifiant."
+            raise ValidationError({"revision": [message]}, code="does_not_exist")
         try:
             page = services.page_restore(
                 page=page, by=request.user, revision=revision, version=data["version"]

@@ -152,7 +152,7 @@ def test_the_storyteller_writes_with_a_version_and_a_stale_one_is_409(api, campa
     assert stale.json()["current"]["body"] == "Un port noyé."
     assert "modifiée entre-temps" in stale.json()["detail"]
 
-    history = api["storyteller"].get(world(campaign, f"pages/{town.pk}/history/")).json()
+    history = api["storyteller"].get(world(campaign, f"pages/{town.pk}/history/")).json()["results"]
     assert [r["version"] for r in history] == [2, 1]
     restored = api["storyteller"].post(
         world(campaign, f"pages/{town.pk}/restore/"),
@@ -228,3 +228,12 @@ def test_handouts_through_the_api_reach_their_recipients_only(
         format="json",
     )
     assert refused.status_code == 403
+
+
+def test_a_restore_to_a_version_of_no_row_is_a_400(api, campaign, town):
+    refused = api["storyteller"].post(
+        world(campaign, f"pages/{town.pk}/restore/"),
+        {"revision": 999999, "version": 1},
+        format="json",
+    )
+    assert refused.status_code == 400 and "revision" in refused.json()["errors"]
