@@ -362,7 +362,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "Entraînements", "description": "Les entraînements d'un personnage."},
         {"name": "Ellipses", "description": "Le temps qui passe entre deux arcs."},
         {"name": "Notifications", "description": "Ce qui vous attend."},
-        {"name": "Monde", "description": "Le wiki de la campagne : pages, liens, recherche, documents remis."},
+        {
+            "name": "Monde",
+            "description": "Le wiki de la campagne : pages, liens, recherche, documents remis.",
+        },
     ],
     # Tags folded: past 150 tags and operations shown, Swagger UI draws only those on screen,
     # and a page listing every operation showed its first three sections. Filter by tag name.
