@@ -66,7 +66,9 @@ def test_a_conteur_builds_a_world_and_each_player_sees_their_share(
     conteur.get_by_role("button", name="Enregistrer").click()
     conteur.get_by_role("heading", name="Vael", level=1).wait_for()
     assert conteur.locator(".secret").count() == 2
-    assert conteur.locator(".world-image img").evaluate("img => img.naturalWidth") == 320
+    # Served through the access-checked view: wait until the browser has decoded it.
+    image = conteur.locator(".world-image img")
+    assert image.evaluate("img => img.decode().then(() => img.naturalWidth)") == 320
 
     # The link to a page still to write offers its creation, title filled in.
     conteur.get_by_role("link", name="Le maire Orso").click()
