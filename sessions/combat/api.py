@@ -22,6 +22,7 @@ from common.api_errors import ApiErrorSerializer
 from common.api_schema import IDEMPOTENCY_KEY
 from sessions.api import TableView
 from sessions.combat import attacks as combat_attacks
+from sessions.combat import bestiary_serializers as bestiary_s
 from sessions.combat import fights as combat
 from sessions.combat import grapples as combat_grapples
 from sessions.combat import masks
@@ -46,8 +47,8 @@ class StatBlockList(CampaignScopedList):
         "POST": "Add an NPC stat block to the bestiary (the Conteur).",
     }
     queryset = StatBlock.objects.none()
-    input_serializer_class = s.StatBlockIn
-    output_serializer_class = s.StatBlockOut
+    input_serializer_class = bestiary_s.StatBlockIn
+    output_serializer_class = bestiary_s.StatBlockOut
 
     def rows(self):
         return cs.stat_blocks_for_user(campaign=self.campaign)
@@ -61,8 +62,8 @@ class StatBlockDetail(CampaignScopedDetail):
         "DELETE": "Delete a stat block (the Conteur); combatants made from it stay.",
     }
     queryset = StatBlock.objects.none()
-    input_serializer_class = s.StatBlockIn
-    output_serializer_class = s.StatBlockOut
+    input_serializer_class = bestiary_s.StatBlockIn
+    output_serializer_class = bestiary_s.StatBlockOut
     rows = StatBlockList.rows
 
 
