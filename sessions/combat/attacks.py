@@ -22,7 +22,7 @@ its target's player is notified and answers it like any other.
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -37,9 +37,8 @@ from rules import exchange as rules_exchange
 from rules import reference
 from rules.check import RandomSource
 from rules.french import de
-from rules.odds import check_odds
 from sessions import consequences, services
-from sessions.checks import MAIN_CHARACTERISTICS, RollRequest, skill_label
+from sessions.checks import MAIN_CHARACTERISTICS, RollRequest
 from sessions.combat import grapples as combat_grapples
 from sessions.combat import incanting, masks
 from sessions.combat import notify as combat_notify
@@ -361,64 +360,6 @@ def _attacker(encounter: Encounter, by_pk: dict[int, Combatant], request: Attack
 # --- 2. the defence and the blow -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Offered:
-    """A defence the target may choose, with its characteristic and its exact odds."""
-
-    key: str
-    label: str
-    characteristic: int
-    skill: str
-    skill_level: int
-    available: bool
-    note: str
-    success: float | None = None  # the chance to reach the attack's total
-    source: str = ""  # what gives the characteristic: "vigor", "armour", "strength"…
-
-    @property
-    def source_label(self) -> str:
-        return _("Armure") if self.source == "armour" else reference.LABELS.get(self.source, "")
-
-    @property
-    def skill_label(self) -> str:
-        return skill_label(self.skill)
-
-
-def defences_offered(
-    campaign: Campaign, encounter: Encounter, target: Combatant, by_pk: dict | None = None
-) -> list[Offered]:
-    """The defences the pending attack allows its target (§13), with their odds (§5 Product);
-    none for a target held in an Étreinte. `by_pk`: the fight's combatants, if already read."""
-
-    pending = encounter.pending_attack
-    fighter = fighter_of(campaign, target)
-    if by_pk is None:
-        by_pk = {c.pk: c for c in encounter_combatants(encounter)}
-    held = held_note(target, by_pk) or out_note(target)
-    offered = []
-    for option in fighter.defences(attack_of(pending)):
-        skill, level = fighter.best_skill(option)
-        available = option.available and target.finesse_points > 0 and not held
-        note = held or option.note
-        note = note or ("" if target.finesse_points else _("Plus de points de Finesse."))
-        check = rules_combat.defence_check(option, pending["total"], skill=level)
-        odds = check_odds(check).success if available else None
-        offered.append(
-            Offered(
-                key=option.key,
-                label=option.label,
-                characteristic=option.characteristic,
-                skill=skill,
-                skill_level=level,
-                available=available,
-                note=note,
-                success=float(odds) if odds is not None else None,
-                source=option.source,
-            )
-        )
-    return offered
-
-
 @transaction.atomic
 def attack_defend(
     *,
@@ -541,13 +482,6 @@ def _reply_weapon(request: DefenceRequest) -> rules_exchange.Weapon | None:
     return rules_exchange.Weapon(damage=request.reply.damage, gauge=request.reply.gauge)
 
 
-def out_note(target: Combatant) -> str:
-    """Why an unconscious or dead target has no defence (Reading §13, who may defend)."""
-    if target.status == CombatantStatus.ACTIVE:
-        return ""
-    return _("%(name)s est hors de combat : le coup porte sans défense.") % {"name": target.name}
-
-
 def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, rng, pvp=False):
     """Blocage, Esquive or Parade: one Finesse point, a check against the attack's total.
     Between two player characters the defender rolls characteristic + skill with no
@@ -619,7 +553,3 @@ def _reply_roll(campaign, encounter, by, defender, attacker, pending, request, r
         visibility=masks.roll_visibility(campaign, pending["visibility"]),
         rng=rng,
     )
-
-
-def offered_as_dicts(offered: list[Offered]) -> list[dict[str, Any]]:
-    return [asdict(o) for o in offered]

@@ -14,7 +14,6 @@ from campaigns.policy import is_storyteller
 from rules import combat as rules_combat
 from rules import reference
 from rules.french import de
-from sessions.combat.attacks import defences_offered
 from sessions.combat.forms import (
     AttackForm,
     DefenceForm,
@@ -26,6 +25,7 @@ from sessions.combat.grapples import GRAPPLE_LABELS, escape_odds
 from sessions.combat.harm import fighter_of
 from sessions.combat.holds import held_note, holder_of
 from sessions.combat.masks import is_masked, masked_attack, masked_blow
+from sessions.combat.offers import defences_offered
 from sessions.injuries import open_injuries
 from sessions.models import (
     Combatant,
@@ -80,7 +80,7 @@ class PendingAttack:
     attacker: Combatant | None  # None: a hidden NPC's attack, as a player reads it (`masks`)
     target: Combatant
     may_defend: bool = False  # this member answers for the target
-    defences: list = field(default_factory=list)  # sessions.combat.attacks.Offered, with odds
+    defences: list = field(default_factory=list)  # sessions.combat.offers.Offered, with odds
     held: str = ""  # why the target cannot defend (held in an Étreinte), if so
 
     @property

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from characters.models import Character, CharacterChange
 from sessions.combat import attacks as ca
 from sessions.combat import fights as combat
+from sessions.combat import offers
 from sessions.models import Combatant, Encounter, Injury, StatBlock, TableEvent, Visibility
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -102,7 +103,8 @@ def test_an_attack_parried(conteur, storyteller, fight):
     pending = swing(conteur, storyteller, fight, "Brigand 1", faces=(7, 5, 3, 2), damage=5)
     assert pending["total"] == 11 and pending["outcome"] == "success"
     offered = {
-        o.key: o for o in ca.defences_offered(conteur, Encounter.objects.get(), named("Brigand 1"))
+        o.key: o
+        for o in offers.defences_offered(conteur, Encounter.objects.get(), named("Brigand 1"))
     }
     assert offered["block"].characteristic == 6  # the armour beats Vigueur 2
     assert offered["parry"].characteristic == 4 and 0 < offered["parry"].success < 1

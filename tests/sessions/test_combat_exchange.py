@@ -10,6 +10,7 @@ from sessions import consequences, services
 from sessions.checks import RollRequest
 from sessions.combat import attacks as ca
 from sessions.combat import fights as combat
+from sessions.combat import offers
 from sessions.models import Combatant, Encounter, Roll, StatBlock
 from tests.dice import Faces
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
@@ -154,7 +155,7 @@ def test_item_6_an_unconscious_target_gets_no_defence_and_no_reply(conteur, stor
     the blow resolves as 'no defence'"."""
     Combatant.objects.filter(name="Brigand 1").update(status="unconscious")
     pending = swing(conteur, storyteller, fight, "Brigand 1", faces=(7, 5, 3, 2), damage=5)
-    offered = ca.defences_offered(conteur, Encounter.objects.get(), named("Brigand 1"))
+    offered = offers.defences_offered(conteur, Encounter.objects.get(), named("Brigand 1"))
     assert not any(o.available for o in offered)
     reply = ca.Strike(characteristic="agility", characteristic_value=4, skill_level=0, damage=9)
     result = defend(conteur, storyteller, fight, pending, "reactive", faces=(10, 9), reply=reply)
@@ -296,7 +297,7 @@ def test_item_18_a_characters_armour_and_shield_give_its_blocage(
     pending = swing(conteur, storyteller, fight, "Aelis", faces=(6,), damage=2, **BRIGAND_STRIKE)
 
     def block():
-        offered = ca.defences_offered(conteur, Encounter.objects.get(), named("Aelis"))
+        offered = offers.defences_offered(conteur, Encounter.objects.get(), named("Aelis"))
         return next(o for o in offered if o.key == "block")
 
     assert (block().source, block().characteristic) == ("vigor", 2)

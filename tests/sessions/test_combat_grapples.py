@@ -11,6 +11,7 @@ from characters.models import CharacterSkill
 from sessions.combat import attacks as ca
 from sessions.combat import fights as combat
 from sessions.combat import grapples as cg
+from sessions.combat import offers
 from sessions.combat import selectors as cs
 from sessions.models import Combatant, Encounter, Roll, StatBlock, TableEvent, Visibility
 from tests.dice import Faces
@@ -133,7 +134,7 @@ def test_a_held_target_cannot_defend_nor_attack_and_frees_itself(conteur, storyt
         idempotency_key="second",
         rng=Faces(6, 5, 3, 2),
     )
-    offered = ca.defences_offered(conteur, Encounter.objects.get(), named("Brigand 1"))
+    offered = offers.defences_offered(conteur, Encounter.objects.get(), named("Brigand 1"))
     assert not any(o.available for o in offered)
     assert all("Dans l'étreinte d'Aelis" in o.note for o in offered)
     with pytest.raises(ValidationError, match="aucune défense possible"):
