@@ -14,6 +14,11 @@ from django.db import transaction
 
 from campaigns.models import Species
 from characters import sheet
+from characters.compendium_lookups import (
+    COMPENDIUM_MODELS,
+    entries_in_campaign,
+    species_in_campaign,
+)
 from characters.fields import SHEET_FIELDS
 from characters.models import (
     ChangeAction,
@@ -24,12 +29,9 @@ from characters.models import (
     SkillKind,
 )
 from characters.services import (
-    COMPENDIUM_MODELS,
     checked_skill_kind,
     clean_expertises,
-    entries_in_campaign,
     rule_error_to_validation_error,
-    species_in_campaign,
     validate_sheet,
 )
 from rules import creation as rules_creation

@@ -10,9 +10,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Species
+from characters.compendium_lookups import COMPENDIUM_MODELS
 from characters.condition import POINTS_MAX
 from characters.fields import SheetField
-from characters.services import COMPENDIUM_MODELS
 from rules import reference
 
 CHARACTERISTIC_CHOICES = [(name, reference.LABELS[name]) for name in reference.CHARACTERISTICS]

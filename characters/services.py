@@ -20,9 +20,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns.models import Ability, Asset, Branch, CharacterClass, Flaw, Species
 from campaigns.policy import ROW_ID_MAX
 from characters import sheet
+from characters.compendium_lookups import (
+    COMPENDIUM_MODELS,
+    entries_in_campaign,
+    species_in_campaign,
+)
 from characters.fields import SHEET_FIELDS
 from characters.models import (
     ChangeAction,
@@ -36,13 +40,6 @@ from common import push
 from rules import reference
 from rules.errors import RuleError
 
-COMPENDIUM_MODELS = {
-    "classes": CharacterClass,
-    "branches": Branch,
-    "abilities": Ability,
-    "assets": Asset,
-    "flaws": Flaw,
-}
 # The sheet's rows kept by key; their history fields are "skills.<key>" and "languages.<key>".
 ROW_RELATIONS = ("skills", "languages")
 
@@ -269,30 +266,6 @@ def _history(character: Character, changes: dict[str, tuple[Any, Any]], *, by, a
         )
         for field, (old, new) in changes.items()
     ]
-
-
-# --- lookups in the campaign's compendium ----------------------------------------------------
-
-
-def species_in_campaign(campaign_id: int, value: Any) -> Species | None:
-    """The campaign's species with id `value` (or `{"id": …}`); None for none; else refused."""
-    if value in (None, "", {}):
-        return None
-    pk = value.get("id") if isinstance(value, dict) else value
-    species = Species.objects.filter(campaign_id=campaign_id, pk=pk).first()
-    if species is None:
-        raise ValidationError({"species": "Cette espèce n'existe pas dans la campagne."})
-    return species
-
-
-def entries_in_campaign(campaign_id: int, relation: str, ids) -> list:
-    """The campaign's entries of `relation` with these ids; refused if one of them is not one."""
-    model = COMPENDIUM_MODELS[relation]
-    wanted = {int(i.get("id") if isinstance(i, dict) else i) for i in ids or []}
-    found = list(model.objects.filter(campaign_id=campaign_id, pk__in=wanted))
-    if len(found) != len(wanted):
-        raise ValidationError({relation: "Certaines entrées n'existent pas dans la campagne."})
-    return found
 
 
 # --- scalar fields ---------------------------------------------------------------------------
