@@ -176,26 +176,27 @@ def player_against_player(exchange: Exchange) -> bool:
 
 def criticals_owed(exchange: Exchange) -> dict[str, tuple[bool, ...]]:
     """The criticals each side suffers (§5, §8), as a tuple of "offensive?" flags: the target of
-    an offensive critical success, the roller of a critical failure. Player against player (§13):
-    only the attacker's roll counts, the defender's own criticals have no effect.
+    a critical success, the roller of a critical failure. Player against player (§13): only the
+    attacker's roll counts, the defender's own criticals have no effect.
 
-    Reading: a reply's critical success (a reactive confrontation) is offensive, as an attack's;
-    a defence's critical success is not (it opens a riposte, §8). A missed attack's target
-    suffers nothing."""
+    Reading: a critical is offensive when it is rolled on an offensive roll — an attack or a
+    reply (a reactive confrontation) — whoever suffers it: the attacker's own fumble is offensive
+    (so at 0 Vitalité it knocks its roller out), a defence's fumble is not, and a defence's
+    critical success opens a riposte instead (§8). A missed attack's target suffers nothing."""
     attack, defence, reply = exchange.attack, exchange.defence, exchange.reply
     answer = answer_counted(exchange.defender, exchange.answer)
     if answer not in PAID_DEFENCES:
         defence = None
     if answer != REACTIVE:
         reply = None
-    attacker: list[bool] = [False] if attack.outcome == CRITICAL_FAILURE else []
+    attacker: list[bool] = [True] if attack.outcome == CRITICAL_FAILURE else []
     defender: list[bool] = [True] if attack.outcome == CRITICAL_SUCCESS else []
     if attack_missed(attack):
         return {"attacker": tuple(attacker), "defender": ()}
     if not player_against_player(exchange):
-        for roll in (defence, reply):
+        for roll, offensive in ((defence, False), (reply, True)):
             if roll is not None and roll.outcome == CRITICAL_FAILURE:
-                defender.append(False)
+                defender.append(offensive)
         if reply is not None and reply.outcome == CRITICAL_SUCCESS:
             attacker.append(True)
     return {"attacker": tuple(attacker), "defender": tuple(defender)}

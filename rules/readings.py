@@ -106,7 +106,11 @@ READINGS: tuple[tuple[str, str, str], ...] = (
         "rules.exchange.npc_resilience_points",
     ),
     ("§8", "Within an exchange: blows, then criticals, then states", "rules.exchange.resolve"),
-    ("§8", "A reply's critical success is offensive", "rules.exchange.criticals_owed"),
+    (
+        "§8",
+        "Offensive criticals: an attack's or a reply's, either way",
+        "rules.exchange.criticals_owed",
+    ),
     ("§8", "A knock-out lasts at least one round", "rules.exchange.knocked_out_rounds"),
     (
         "§13",

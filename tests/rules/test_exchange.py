@@ -253,11 +253,21 @@ def test_no_knock_out_after_a_critical_avoided_with_resilience():
     assert outcome.defender.knocked_out == 0 and not outcome.defender.unconscious
 
 
-def test_no_knock_out_after_ones_own_fumble():
-    """Reading §8: only an **offensive** critical knocks out."""
-    down = fighter(gauges={"vitality": Gauge(maximum=15, current=0)}, agony=1)
+def test_an_attack_fumbled_at_zero_vitality_knocks_its_roller_out():
+    """§8: "At 0 Vitalité the victim also falls unconscious for max(Aggravation, Agonie)
+    turns"; Reading: the attack's own fumble is an offensive critical, its roller the victim."""
+    down = fighter(gauges={"vitality": Gauge(maximum=15, current=0)}, agony=2)
     outcome = ex.resolve(exchange(attacker=down, attack=FUMBLE, aggravation_dice=(8,)))
-    assert outcome.attacker.knocked_out == 0
+    assert outcome.attacker.knocked_out == 2 and outcome.attacker.unconscious
+
+
+def test_no_knock_out_after_a_fumbled_defence():
+    """Reading §8: only an **offensive** critical knocks out; a defence is not offensive."""
+    down = fighter(gauges={"vitality": Gauge(maximum=15, current=0)}, agony=1)
+    outcome = ex.resolve(
+        exchange(defender=down, answer=ex.DODGE, defence=FUMBLE, aggravation_dice=(8,))
+    )
+    assert outcome.defender.aggravation == 1 and outcome.defender.knocked_out == 0
 
 
 def test_fragility_six_from_ones_own_fumble_kills_at_once():

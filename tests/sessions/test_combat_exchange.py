@@ -195,11 +195,14 @@ def test_item_11_a_character_killed_by_its_own_fumble_is_dead(conteur, storytell
     assert named("Aelis").status == "dead"
 
 
-def test_item_11_a_fumble_at_zero_vitality_does_not_knock_out(conteur, storyteller, fight, aelis):
-    """Reading §8: "Knock-out at 0 Vitalité follows only an **offensive** critical"."""
-    Character.objects.filter(pk=aelis.pk).update(vitality_current=0, agony=1)
+def test_item_11_an_attack_fumbled_at_zero_vitality_knocks_out(conteur, storyteller, fight, aelis):
+    """§8: "At 0 Vitalité the victim also falls unconscious for max(Aggravation, Agonie)
+    turns"; Reading §8: the attack's own fumble is an offensive critical, suffered by its roller
+    (the table's d10, 8: Protection, so no Résilience was spent)."""
+    Character.objects.filter(pk=aelis.pk).update(vitality_current=0, agony=2)
     swing(conteur, storyteller, fight, "Brigand 1", faces=(1, 1, 1, 1, 3, 8), damage=5)
-    assert named("Aelis").status == "active"
+    aelis_now = named("Aelis")
+    assert aelis_now.status == "unconscious" and aelis_now.unconscious_turns == 2
 
 
 def test_item_12_no_riposte_after_failed_defence_with_a_ten(conteur, storyteller, fight):
