@@ -15,7 +15,6 @@ recurrence on demand. Everything else is memoised per pool, and `clear_caches()`
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, repeat
@@ -355,41 +354,3 @@ def check_odds(check: Check) -> Odds:
         probabilities=probs,
         neglected_mass=neglected,
     )
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """P(success) of one skill for complexity 0, 1, … at one difficulty."""
-
-    skill: str
-    level: int
-    expertise: bool
-    success: tuple[float, ...]
-
-
-def odds_table(
-    skills: Iterable[tuple[str, int, bool]],
-    *,
-    characteristic: int,
-    difficulty: int,
-    complexities: Iterable[int] = range(11),
-    agony: int = 0,
-) -> list[TableRow]:
-    """Return a sheet's odds table: for each (skill, level, expert), P(success) at every
-    complexity. Pools are shared between rows, so a whole sheet costs a few distinct pools.
-
-    Kept: no page shows a whole table yet; `bench/odds.py` measures it against icepool (the
-    cost of a sheet's odds from scratch), and `tests/rules/test_odds.py` holds it to
-    `check_odds`."""
-    complexities = tuple(complexities)
-    target = difficulty + agony
-    rows = []
-    for key, level, expert in skills:
-        row = []
-        for complexity in complexities:
-            a = level - complexity
-            n, high = abs(a) + 1, a >= 0
-            lowest, _, _, _, tails = _pool_odds(n, high, False, expert)
-            row.append(_success(tails, target - characteristic - lowest))
-        rows.append(TableRow(key, level, expert, tuple(row)))
-    return rows

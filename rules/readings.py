@@ -129,6 +129,7 @@ READINGS: tuple[tuple[str, str, str], ...] = (
     ("§15", "Spell cost paid at the start, twice if overcharged", "rules.spells.energy_cost"),
     ("§15", "Healing fewer wounds; numbers read when it resolves", "rules.spells.healing_figures"),
     ("§15", "A spell resolves the next round, else is lost", "rules.spells.incantation_state"),
+    ("§15", "An area spell's roll: a ranged, seen blow", "rules.spells.area_blow"),
     (
         "§15",
         "Any answer to a blow but none loses the spell",

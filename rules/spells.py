@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from rules import gauges as rules_gauges
 from rules import magic
+from rules import reference as rules_reference
 from rules.errors import RuleError, RuleViolation, raise_if
 from rules.french import plural
 from rules.gauges import Gauge
@@ -185,6 +186,36 @@ def spell_outcome(
         stabilised=True,
         healed=after,
     )
+
+
+# --- an area spell's blows ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AreaBlow:
+    """What each roll of an area spell carries to its target: the blow's damage and gauge, and
+    how it may be answered (as a ranged, seen attack)."""
+
+    damage: int
+    gauge: str = "vitality"
+    nonlethal: bool = False
+    ranged: bool = True
+    hidden: bool = False
+
+
+def area_blow(*, damage: int, gauge: str, nonlethal: bool = False) -> AreaBlow:
+    """Reading (§15, area): each roll of an area spell resolves against its target as an attack
+    does — the target answers it (a defence, a reactive confrontation or none), then the
+    exchange deals the spell's damage plus the caster's column bonus, and its criticals follow.
+    The spell comes from a distance and is seen: its target has the defences of a ranged
+    attack. Its base damage and gauge are the caster's call (the compendium gives none)."""
+    found: list[RuleViolation] = []
+    if damage < 0:
+        found.append(RuleViolation("damage", "Les dégâts d'un sort ne sont pas négatifs."))
+    if gauge not in rules_reference.GAUGES:
+        found.append(RuleViolation("gauge", "Cette constitution n'existe pas."))
+    raise_if(found)
+    return AreaBlow(damage=damage, gauge=gauge, nonlethal=nonlethal)
 
 
 # --- the incantation between its two slots -------------------------------------------------------

@@ -40,15 +40,14 @@ from rules.french import de
 from sessions import consequences, services
 from sessions.checks import MAIN_CHARACTERISTICS, RollRequest
 from sessions.combat import grapples as combat_grapples
-from sessions.combat import incanting, masks
-from sessions.combat import notify as combat_notify
-from sessions.combat.blows import DEFENCE_LABELS, missed, result_of, settle
+from sessions.combat import incanting, masks, waiting_blows
+from sessions.combat.blows import DEFENCE_LABELS, result_of, settle
 from sessions.combat.harm import Fighter, fighter_of
 from sessions.combat.holds import held_note, holds_ended, refuse_if_held
-from sessions.combat.steps import Lines, StaleTurn, encounter_combatants, encounter_lock, step_log
+from sessions.combat.steps import StaleTurn, encounter_combatants, encounter_lock
 from sessions.combat.strikes import AttackRequest, DefenceRequest, Strike
 from sessions.errors import violation
-from sessions.models import Combatant, CombatantStatus, Encounter, Roll, Visibility
+from sessions.models import Combatant, CombatantStatus, Encounter, Roll
 
 DEFENCES = DEFENCE_LABELS
 PAID_DEFENCES = (rules_combat.BLOCK, rules_combat.DODGE, rules_combat.PARRY)
@@ -87,22 +86,6 @@ def _controls(campaign: Campaign, combatant: Combatant, by) -> bool:
     if is_storyteller(campaign):
         return True
     return combatant.character_id is not None and combatant.character.owner_id == by.pk
-
-
-def _visibility(*combatants: Combatant) -> str:
-    return Visibility.HIDDEN if any(c.hidden for c in combatants) else Visibility.PUBLIC
-
-
-def _log(encounter: Encounter, by, text: str, *combatants: Combatant, **extra) -> None:
-    lines = Lines([], [])
-    (lines.hidden if any(c.hidden for c in combatants) else lines.public).append(text)
-    step_log(encounter, by, lines, **extra)
-
-
-def _log_masked(encounter: Encounter, by, text: str) -> None:
-    """The players' line of a hidden NPC's blow on a visible target (`masks`): no figures in
-    its payload, the Conteur's hidden line keeps them (the summary counts each blow once)."""
-    step_log(encounter, by, Lines([text], []))
 
 
 def _refused(message: str) -> ValidationError:
@@ -229,8 +212,7 @@ def attack_declare(
     incanting.refuse_if_incanting(attacker, encounter)
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
-    visibility = _visibility(attacker, target)
-    masked = masks.is_masked(attacker, target)
+    visibility = waiting_blows.visibility_of(attacker, target)
     roll = _roll(
         campaign,
         encounter,
@@ -246,79 +228,38 @@ def attack_declare(
         visibility=masks.roll_visibility(campaign, visibility),
         rng=rng,
     )
-    pending = {
-        "id": uuid.uuid4().hex,
-        "key": idempotency_key,
-        "by": by.pk,
-        "attacker": attacker.pk,
-        "target": target.pk,
-        "roll": roll.pk,
-        "total": roll.total,
-        "outcome": roll.outcome,
-        "exploded": roll.breakdown.get("chain_sign", 0) > 0,
-        "nonlethal": request.nonlethal,
-        "ranged": request.ranged,
-        "hidden": request.hidden,
-        "riposte": request.riposte,
-        "damage": request.damage,
-        "gauge": request.gauge,
-        "visibility": visibility,
-        "slot": None if request.riposte else slot,
-        "grapple": request.grapple,
-        "distance": request.distance,
-        "critical": request.critical,
-    }
+    pending = waiting_blows.pending_of(
+        author=by.pk,
+        key=idempotency_key,
+        attacker=attacker,
+        target=target,
+        roll=roll,
+        nonlethal=request.nonlethal,
+        ranged=request.ranged,
+        hidden=request.hidden,
+        riposte=request.riposte,
+        damage=request.damage,
+        gauge=request.gauge,
+        slot=None if request.riposte else slot,
+        grapple=request.grapple,
+        distance=request.distance,
+        critical=request.critical,
+    )
     if request.riposte:
         encounter.last_attack = {**encounter.last_attack, "riposte_for": None}
-    encounter.pending_attack = pending
-    miss = None
-    if missed(roll):
-        striker = fighter_of(campaign, attacker, lock=True)
-        outcome, lines = settle(
-            by=by,
-            pending=pending,
-            striker=striker,
-            defender=fighter_of(campaign, target),
-            answer=rules_exchange.NO_DEFENCE,
-            rolls={"attack": roll, "defence": None, "reply": None},
-            choices=(request.critical, consequences.TABLE),
-            rng=rng,
-        )
-        miss = result_of(
-            pending, outcome, lines, defence_roll=None, reply_roll=None, riposte_for=None
-        )
-        attacker.save(
-            update_fields=["aggravation", "agony", "profile", "status", "unconscious_turns"]
-        )
-        encounter.pending_attack, encounter.last_attack = {}, miss
+    miss = waiting_blows.wait_or_land(campaign, by, encounter, pending, attacker, target, roll, rng)
     encounter.turn += 1
     encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
-    outcome = roll.breakdown.get("outcome_label", roll.outcome)
-    text = _(
-        "%(attacker)s %(verb)s %(target)s : %(total)d (%(outcome)s)%(boom)s. "
-        "À %(target)s de choisir sa défense."
-    ) % {
-        "attacker": attacker.name,
-        "verb": (
-            _("tente une %(grapple)s sur") % {"grapple": grapple}
-            if grapple
-            else _("riposte contre")
-            if request.riposte
-            else _("attaque")
-        ),
-        "target": target.name,
-        "total": roll.total,
-        "outcome": outcome,
-        "boom": _(", explosion") if pending["exploded"] else "",
-    }
-    if miss is not None:
-        text = f"{text.split('. ')[0]}. {miss['summary']}"
-    figures = {"blow": blow_figures(miss)} if miss is not None else {}
-    _log(encounter, by, text, attacker, target, **figures)
-    if masked and miss is None:
-        _log_masked(encounter, by, masks.declared_text(target))
-    if miss is None:
-        combat_notify.defence_notify(encounter, target, by, masked=masked, attacker=attacker)
+    verb = (
+        _("tente une %(grapple)s sur") % {"grapple": grapple}
+        if grapple
+        else _("riposte contre")
+        if request.riposte
+        else _("attaque")
+    )
+    waiting_blows.announce(
+        encounter, by, attacker=attacker, target=target, roll=roll, verb=verb, miss=miss
+    )
     return {**pending, "result": miss}, True
 
 
@@ -448,9 +389,14 @@ def attack_defend(
     encounter.last_attack = result
     encounter.turn += 1
     encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
-    _log(encounter, by, " ".join(lines), attacker, target, blow=blow_figures(result))
+    waiting_blows.log_blow(
+        encounter, by, " ".join(lines), attacker, target, blow=waiting_blows.blow_figures(result)
+    )
     if masked:
-        _log_masked(encounter, by, result["masked_summary"])
+        waiting_blows.log_masked(encounter, by, result["masked_summary"])
+    if pending.get("line"):  # an area spell's next blow (Reading §15, area)
+        waiting_blows.next_in_line(campaign, by, encounter, pending["line"], rng)
+        encounter.save(update_fields=["pending_attack", "last_attack"])
     return result, True
 
 
@@ -461,18 +407,6 @@ def _harm_author(pending: dict[str, Any], request: DefenceRequest, by):
     if request.defence == "reactive" or pending.get("by") == by.pk:
         return by
     return get_user_model().objects.filter(pk=pending.get("by")).first() or by
-
-
-def blow_figures(result: dict[str, Any]) -> dict[str, Any]:
-    """What a fight's closing summary counts of a resolved blow (kept in its log line)."""
-    return {
-        "attacker": result["attacker"],
-        "target": result["target"],
-        "gauge": (result.get("attack") or {}).get("gauge", "vitality"),
-        "damage": result["damage"],
-        "reply_damage": result["reply_damage"],
-        "aggravation": result["aggravation"],
-    }
 
 
 def _reply_weapon(request: DefenceRequest) -> rules_exchange.Weapon | None:

@@ -104,7 +104,7 @@ class SpellPreviewIn(serializers.Serializer):
     gauge = serializers.ChoiceField(
         choices=[(gauge, reference.LABELS[gauge]) for gauge in GAUGE_KINDS],
         default="vitality",
-        help_text="Guérison : la constitution soignée.",
+        help_text="Guérison : la constitution soignée ; zone : celle que frappe chaque coup.",
     )
     targets = serializers.IntegerField(
         min_value=1,
@@ -135,6 +135,14 @@ class SpellPreviewIn(serializers.Serializer):
     )  # fmt: skip
     expertise = api_fields.BooleanField(
         default=False, help_text="Le lanceur est expert : +1d10 sans critique (§2)."
+    )
+    damage = serializers.IntegerField(
+        min_value=0, max_value=combat_spells.MAX_SPELL_POINTS, default=0,
+        help_text="Zone : les dégâts de base de chaque coup (plus le bonus de colonne du lanceur); "
+        "chaque cible nommée répond à son jet comme à une attaque.",
+    )  # fmt: skip
+    nonlethal = api_fields.BooleanField(
+        default=False, help_text="Zone : des coups non létaux (§8)."
     )
 
     def spell_request(self) -> combat_spells.SpellRequest:

@@ -38,7 +38,7 @@ from rules.check import RandomSource
 from sessions import services, writes
 from sessions.checks import CHARACTERISTIC_KEYS, RollRequest, check_prepare
 from sessions.combat import fights as combat
-from sessions.combat import incanting
+from sessions.combat import incanting, waiting_blows
 from sessions.combat import spells as numbers
 from sessions.combat.harm import Fighter, fighter_of, npc_gauges, store_npc_gauges
 from sessions.combat.holds import refuse_if_held
@@ -128,6 +128,16 @@ def _checked_request(campaign, by_pk, caster, request: numbers.SpellRequest) -> 
             raise violation("area_targets", _("Une cible n'est plus dans le combat."))
     if len(set(request.area_targets)) != len(request.area_targets):
         raise violation("area_targets", _("Chaque cible n'est nommée qu'une fois."))
+    if request.kind == numbers.AREA:
+        _area_blow(request)
+
+
+def _area_blow(request: numbers.SpellRequest) -> rules_spells.AreaBlow:
+    return rule_call(
+        lambda: rules_spells.area_blow(
+            damage=request.damage, gauge=request.gauge, nonlethal=request.nonlethal
+        )
+    )
 
 
 def _healed(campaign, by_pk, request, *, lock: bool) -> Fighter | None:
@@ -472,7 +482,40 @@ def spell_resolve(
     }
     cast["summary"] = resolved_line(cast, caster, healing, rolls, outcome)
     _log(campaign, encounter, by, caster, cast)
-    combat.turn_next(
-        campaign=campaign, by=by, encounter_id=encounter.pk, turn=encounter.turn, rng=rng
-    )
+    if request.kind == numbers.AREA and request.area_targets:
+        _area_blows_wait(campaign, by, encounter, caster, request, rolls, spell, rng)
+    if not encounter.pending_attack:
+        combat.turn_next(
+            campaign=campaign, by=by, encounter_id=encounter.pk, turn=encounter.turn, rng=rng
+        )
     return cast, True
+
+
+def _area_blows_wait(campaign, by, encounter, caster, request, rolls, spell, rng) -> None:
+    """Reading §15 (area): each roll resolves against its target as an attack does — the
+    blows wait for their targets' answers one after the other (`waiting_blows`); the hand
+    passes once they are answered, as after an attack."""
+    blow = _area_blow(request)
+    slot = [encounter.round, encounter.position]
+    line = [
+        {
+            "by": by.pk,
+            "key": f"{spell['key']}:{n}:blow",
+            "attacker": caster.pk,
+            "target": target,
+            "roll": roll.pk,
+            "name": (request.name or "").strip() or _(numbers.KINDS[request.kind]),
+            "blow": {
+                "damage": blow.damage,
+                "gauge": blow.gauge,
+                "nonlethal": blow.nonlethal,
+                "ranged": blow.ranged,
+                "hidden": blow.hidden,
+                "slot": slot,
+            },
+        }
+        for n, (target, roll) in enumerate(zip(request.area_targets, rolls, strict=True), start=1)
+    ]
+    encounter.turn += 1
+    waiting_blows.next_in_line(campaign, by, encounter, line, rng)
+    encounter.save(update_fields=["pending_attack", "last_attack", "turn"])

@@ -114,6 +114,14 @@ class SpellForm(forms.Form):
         required=False,
         help_text=_("Un jet par cible ou groupe."),
     )
+    damage = _points(
+        _("Dégâts de chaque coup"),
+        _("Plus le bonus de colonne du lanceur ; chaque cible nommée s'en défend."),
+    )
+    area_gauge = forms.ChoiceField(
+        label=_("Constitution frappée"), choices=GAUGE_CHOICES, required=False
+    )
+    nonlethal = forms.BooleanField(label=_("Non létal"), required=False)
     characteristic = forms.ChoiceField(
         label=_("Caractéristique"), choices=CHARACTERISTIC_CHOICES, initial="power"
     )
@@ -166,13 +174,17 @@ class SpellForm(forms.Form):
             spell_points=data.get("spell_points") or 0,
             overcharge=bool(data.get("overcharge")),
             target=data.get("target"),
-            gauge=data.get("gauge") or "vitality",
+            gauge=(data.get("area_gauge") if data["kind"] == combat_spells.AREA else None)
+            or data.get("gauge")
+            or "vitality",
             targets=data.get("targets") or 1,
             area_targets=tuple(data.get("area_targets") or ()),
             energy_cost=data.get("energy_cost"),
             spell=data.get("spell"),
             wounds=data.get("wounds"),
             expertise=bool(data.get("expertise")),
+            damage=data.get("damage") or 0,
+            nonlethal=bool(data.get("nonlethal")),
             **{name: data.get(name) or 0 for name in SPENDS},
         )
 

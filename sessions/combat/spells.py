@@ -65,13 +65,15 @@ class SpellRequest:
     components: int = 0
     overcharge: bool = False
     target: int | None = None  # healing: the combatant healed (a character or an NPC)
-    gauge: str = "vitality"  # healing: the gauge healed
+    gauge: str = "vitality"  # healing: the gauge healed; area: the gauge each blow strikes
     targets: int = 1  # area: the characters or groups affected
     area_targets: tuple[int, ...] = ()  # area: the combatants named (one check each)
     energy_cost: int | None = None  # Énergie (§15): typed at the cast, else the entry's
     spell: int | None = None  # the compendium's spell entry (its name, points and cost)
     wounds: int | None = None  # healing: fewer wounds than the gauge has (a lower difficulty)
     expertise: bool = False  # the caster is expert in the roll: +1d10 (§2)
+    damage: int = 0  # area: each blow's base damage (the caster's column bonus is added)
+    nonlethal: bool = False  # area: the blows are non-lethal (§8)
 
 
 @dataclass(frozen=True)

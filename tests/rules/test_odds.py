@@ -23,7 +23,6 @@ from rules.odds import (
     check_odds,
     clear_caches,
     kept_die_distribution,
-    odds_table,
 )
 
 checks = st.builds(
@@ -164,16 +163,6 @@ def test_seeded_rolls_fit_the_exact_distribution(p_value):
     bins.append((last_expected + pending_expected, last_seen + pending_seen))
     statistic = sum((o - e) ** 2 / e for e, o in bins)
     assert p_value(statistic, len(bins) - 1) > 1e-4
-
-
-def test_odds_table_matches_check_odds():
-    sheet = [("melee", 6, True), ("tir", 2, False), ("sport", 0, False)]
-    rows = odds_table(sheet, characteristic=4, difficulty=13, agony=1)
-    for (key, level, expert), row in zip(sheet, rows, strict=True):
-        assert row.skill == key and len(row.success) == 11
-        for complexity, p in enumerate(row.success):
-            check = Check(level, complexity, 4, 13, expertise=expert, agony=1)
-            assert p == pytest.approx(check_odds(check).success, abs=1e-15)
 
 
 @pytest.mark.parametrize("n", range(1, MAX_TABLED_POOL + 1))

@@ -454,3 +454,144 @@ def test_item_24_the_cost_comes_from_the_compendium_entry_unless_typed(
         request=cs.SpellRequest(characteristic="power", spell=entry.pk, energy_cost=1),
     )
     assert preview.energy_paid == 1  # typed at the cast: that one
+
+
+# --- issue 39 item 21: an area spell's rolls resolve as attacks (RULES §15 Reading "area") ---
+
+AELIS_CORPS = 2  # Aelis's Corps column score: a Vitalité blow's damage bonus (§13)
+BRANN_CORPS = 3  # Brann's (Vigueur 5): his résistance (§8 Reading: "resists with its column score")
+
+
+def answer(campaign, by, defence="none"):
+    pending = Encounter.objects.get().pending_attack
+    return combat_attacks.attack_defend(
+        campaign=campaign,
+        by=by,
+        encounter_id=Encounter.objects.get().pk,
+        attack_id=pending["id"],
+        request=DefenceRequest(defence=defence),
+    )[0]
+
+
+def fireball(conteur, storyteller, fight, *targets, difficulty=9, **more):
+    return cast(
+        conteur, storyteller, fight, kind="area", area_targets=tuple(named(t).pk for t in targets),
+        name="Boule de feu", difficulty=difficulty, complexity=1, damage=4, **more,
+    )  # fmt: skip
+
+
+def test_item_21_each_target_answers_its_roll_and_takes_the_spells_damage(
+    campaign, conteur, storyteller, other_player, fight, aelis, brann, as_member
+):
+    """RULES §15 Reading (area): "each roll resolves against its target as an attack does
+    (defence, damage, criticals)"; §13: the damage is the base plus the attacker's column score."""
+    sorcerer(aelis)
+    fireball(conteur, storyteller, fight, "Brann", "Ombre")
+    to_next_round(conteur, storyteller)
+    resolve(conteur, storyteller)
+    waiting = Encounter.objects.get().pending_attack
+    assert (waiting["attacker"], waiting["target"]) == (named("Aelis").pk, named("Brann").pk)
+    assert Roll.objects.get(pk=waiting["roll"]).label == "Sort de zone « Boule de feu » sur Brann"
+
+    before = Character.objects.get(pk=brann.pk).vitality_current
+    theirs = as_member(campaign, other_player)  # Brann's player answers Brann's roll
+    blow = answer(theirs, other_player)
+    assert blow["damage"] == 4 + AELIS_CORPS - BRANN_CORPS
+    assert Character.objects.get(pk=brann.pk).vitality_current == before - blow["damage"]
+
+    waiting = Encounter.objects.get().pending_attack
+    assert waiting["target"] == named("Ombre").pk  # the next target answers its own roll
+    ombre = named("Ombre").profile["gauges"]["vitality"]["current"]
+    answer(conteur, storyteller)
+    assert named("Ombre").profile["gauges"]["vitality"]["current"] == max(
+        ombre - 4 - AELIS_CORPS, 0
+    )
+    encounter = Encounter.objects.get()
+    assert encounter.pending_attack == {}
+    combat.turn_next(
+        campaign=conteur, by=storyteller, encounter_id=encounter.pk, turn=encounter.turn
+    )
+    assert Encounter.objects.get().turn > encounter.turn
+
+
+def test_a_target_that_defends_takes_nothing_and_spends_its_finesse(
+    campaign, conteur, storyteller, other_player, fight, aelis, brann, as_member
+):
+    """RULES §13: a defence is "a check against the attack's total" for one Finesse point; a
+    successful one avoids the blow. Brann's Esquive (all 10s, then 9) beats the spell's roll."""
+    sorcerer(aelis)
+    fireball(conteur, storyteller, fight, "Brann")
+    to_next_round(conteur, storyteller)
+    resolve(conteur, storyteller)
+    before = Character.objects.get(pk=brann.pk).vitality_current
+    finesse = named("Brann").finesse_points
+    theirs = as_member(campaign, other_player)
+    pending = Encounter.objects.get().pending_attack
+    blow = combat_attacks.attack_defend(
+        campaign=theirs,
+        by=other_player,
+        encounter_id=Encounter.objects.get().pk,
+        attack_id=pending["id"],
+        request=DefenceRequest(defence="dodge"),
+        rng=Faces(10, 10, 10, 9, then=9),
+    )[0]
+    assert blow["defended"] and blow["damage"] == 0
+    assert Character.objects.get(pk=brann.pk).vitality_current == before
+    assert named("Brann").finesse_points == finesse - 1
+
+
+def test_a_missed_roll_lands_at_once_and_the_hand_passes(conteur, storyteller, fight, brann):
+    """RULES §13 Reading: "A failed attack misses": a roll that fails its difficulty asks no
+    answer; when every roll misses, the hand passes as after any spell."""
+    fireball(conteur, storyteller, fight, "Brann", "Ombre", difficulty=90)
+    to_next_round(conteur, storyteller)
+    before = Character.objects.get(pk=brann.pk).vitality_current
+    resolve(conteur, storyteller)
+    encounter = Encounter.objects.get()
+    assert encounter.pending_attack == {}
+    assert Character.objects.get(pk=brann.pk).vitality_current == before
+    acting = encounter.order[encounter.position]["combatant"]
+    assert acting != named("Aelis").pk
+    assert "rate son attaque" in encounter.last_attack["summary"]
+
+
+def test_a_player_is_asked_to_answer_a_hidden_casters_roll_without_its_name(
+    campaign, conteur, storyteller, player, fight, aelis, as_member
+):
+    """Issue 39 §4: a hidden NPC's blow is told to the players as « une attaque »; an area
+    spell's roll is such a blow (Reading §15, area)."""
+    encounter = Encounter.objects.get()
+    ombre = named("Ombre")
+    encounter.order = [s for s in encounter.order if s["combatant"] == ombre.pk] + [
+        s for s in encounter.order if s["combatant"] != ombre.pk
+    ]
+    encounter.position = 0
+    encounter.save()
+    cast(
+        conteur, storyteller, fight, kind="area", area_targets=(named("Aelis").pk,),
+        name="Ténèbres", difficulty=1, damage=2, characteristic_value=6, skill_level=4,
+    )  # fmt: skip
+    to_next_round(conteur, storyteller)
+    while Encounter.objects.get().order[Encounter.objects.get().position]["combatant"] != ombre.pk:
+        encounter = Encounter.objects.get()
+        combat.turn_next(
+            campaign=conteur, by=storyteller, encounter_id=encounter.pk, turn=encounter.turn
+        )
+    resolve(conteur, storyteller)
+    assert Encounter.objects.get().pending_attack["target"] == named("Aelis").pk
+    public = TableEvent.objects.filter(visibility=Visibility.PUBLIC).order_by("pk")
+    assert public.last().summary == "Une attaque vise Aelis. À Aelis de choisir sa défense."
+    assert not any("Ombre" in event.summary for event in public)
+    before = Character.objects.get(pk=aelis.pk).vitality_current
+    mine = as_member(campaign, player)
+    blow = answer(mine, player)
+    assert blow["damage"] > 0
+    assert Character.objects.get(pk=aelis.pk).vitality_current == before - blow["damage"]
+
+
+def test_an_area_spells_damage_is_checked_when_it_is_cast(conteur, storyteller, fight):
+    """Nothing is paid nor rolled for a spell refused: a blow's gauge must exist."""
+    with pytest.raises(ValidationError) as refused:
+        fireball(conteur, storyteller, fight, "Brann", gauge="luck")
+    assert "Cette constitution n'existe pas." in refused.value.messages
+    assert not Roll.objects.exists() and Encounter.objects.get().turn == 1

@@ -154,3 +154,33 @@ def test_an_area_spell_through_the_api(fight, other_player):
     made = api(other_player).post(fight + "spells/", body, format="json")
     assert made.status_code == 201 and made.json()["checks"] == 2
     assert "2 jets, un par cible ou groupe" in made.json()["summary"]
+
+
+def test_item_21_through_the_api_the_target_defends_the_spells_roll(
+    fight, other_player, player, storyteller, aelis
+):
+    """The same through the API: the caster names Aelis and the damage; Aelis's player sees
+    the pending blow in the fight and answers it on `defence/`."""
+    url = fight
+    state = api(other_player).get(url).json()
+    aelis_id = next(c["id"] for c in state["combatants"] if c["name"] == "Aelis")
+    body = {
+        "turn": state["turn"], "kind": "area", "area_targets": [aelis_id], "difficulty": 1,
+        "damage": 3, "gauge": "energy", "characteristic": "power",
+    }  # fmt: skip
+    assert api(other_player).post(url + "spells/", body, format="json").status_code == 201
+    next_round(url, storyteller)
+    turn = api(other_player).get(url).json()["turn"]
+    done = api(other_player).post(url + "spells/resolve/", {"turn": turn}, format="json")
+    assert done.status_code == 201, done.json()
+    seen = api(player).get(url).json()
+    pending = seen["pending_attack"]
+    assert pending["target"] == aelis_id and pending["gauge"] == "energy"
+    before = Character.objects.get(pk=aelis.pk).energy_current
+    answered = api(player).post(
+        url + "defence/", {"attack": pending["id"], "defence": "none"}, format="json"
+    )
+    assert answered.status_code == 201, answered.json()
+    assert answered.json()["damage"] >= 3
+    assert Character.objects.get(pk=aelis.pk).energy_current == before - answered.json()["damage"]
+    assert api(player).get(url).json()["pending_attack"] is None
