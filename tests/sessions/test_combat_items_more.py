@@ -1,11 +1,6 @@
 """Issue 39: the halves of items 4, 10 and 15 that the item tests of test_combat_exchange.py leave
-to the table's behaviour, and item 26 (the engine functions no app code called) — each written so
-that it fails on the main the issue was filed against and passes now."""
-
-import ast
-import importlib
-import os
-from pathlib import Path
+to the table's behaviour — each written so that it fails on the main the issue was filed against
+and passes now."""
 
 import pytest
 from rest_framework.test import APIClient
@@ -121,43 +116,3 @@ def test_item_15_a_character_who_avoids_the_critical_with_resilience_stays_consc
     assert (aelis.vitality_current, aelis.aggravation, aelis.resilience_points) == (0, 1, 0)
     assert named("Aelis").status == "active"
     assert "perd connaissance" not in result["summary"]
-
-
-# Item 26: "The five engine functions no app code calls … are called where the app needs them or
-# deleted." `odds_table` is kept for `bench/odds.py` (its docstring says so).
-UNCALLED = (
-    ("rules.check", "roll_totals"),
-    ("rules.gauges", "full_gauge"),
-    ("rules.odds", "odds_table"),
-    ("rules.reference", "language_by_name"),
-    ("rules.states", "add_exhaustion"),
-)
-ROOT = Path(__file__).resolve().parents[2]
-SKIPPED = {"tests", "venv", "node_modules", "migrations", "__pycache__"}
-
-
-def _names_used_outside_tests() -> set[str]:
-    """Every name a project module (not a test, a migration or a virtualenv) reads or imports."""
-    used: set[str] = set()
-    for folder, subfolders, files in os.walk(ROOT):
-        subfolders[:] = [d for d in subfolders if not d.startswith(".") and d not in SKIPPED]
-        for path in (Path(folder) / f for f in files if f.endswith(".py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Name):
-                    used.add(node.id)
-                elif isinstance(node, ast.Attribute):
-                    used.add(node.attr)
-                elif isinstance(node, ast.ImportFrom):
-                    used.update(alias.name for alias in node.names)
-    return used
-
-
-def test_item_26_each_engine_function_is_called_outside_the_tests_or_deleted():
-    used = _names_used_outside_tests()
-    uncalled = [
-        f"{module}.{name}"
-        for module, name in UNCALLED
-        if hasattr(importlib.import_module(module), name) and name not in used
-    ]
-    assert uncalled == []
