@@ -166,7 +166,7 @@ def riposte_declared_text(riposter: Combatant, total: int, outcome: str) -> str:
 
 
 def riposte_text(result: dict[str, Any], riposter: Combatant, gauge: str, *, missed: bool) -> str:
-    """« La riposte d'Aelis porte : 4 points de Vitalité. » — what every member may read of a
+    """« La riposte d'Aelis inflige 4 points de Vitalité à l'attaquant. » — what every member may read of a
     riposte on a hidden NPC: what it did, what the riposter suffered, not the NPC's state."""
     name, of_name = riposter.name, de(riposter.name)
     damage, label = result["damage"], reference.LABELS.get(gauge, gauge)
@@ -175,8 +175,8 @@ def riposte_text(result: dict[str, Any], riposter: Combatant, gauge: str, *, mis
     elif damage > 0:
         parts = [
             ngettext(
-                "La riposte %(of_name)s porte : %(n)d point de %(gauge)s.",
-                "La riposte %(of_name)s porte : %(n)d points de %(gauge)s.",
+                "La riposte %(of_name)s inflige %(n)d point de %(gauge)s à l'attaquant.",
+                "La riposte %(of_name)s inflige %(n)d points de %(gauge)s à l'attaquant.",
                 damage,
             )
             % {"of_name": of_name, "n": damage, "gauge": label}
@@ -188,8 +188,8 @@ def riposte_text(result: dict[str, Any], riposter: Combatant, gauge: str, *, mis
     if taken := result.get("reply_damage"):
         parts.append(
             ngettext(
-                "L'attaquant réplique : %(name)s perd %(n)d point de %(gauge)s.",
-                "L'attaquant réplique : %(name)s perd %(n)d points de %(gauge)s.",
+                "L'attaquant réplique et inflige %(n)d point de %(gauge)s à %(name)s.",
+                "L'attaquant réplique et inflige %(n)d points de %(gauge)s à %(name)s.",
                 taken,
             )
             % {"name": name, "n": taken, "gauge": label}

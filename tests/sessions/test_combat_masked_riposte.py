@@ -112,7 +112,7 @@ def test_a_player_ripostes_against_a_hidden_attacker_without_naming_it(
     assert loup().profile["gauges"]["vitality"]["current"] == 15 - dealt  # it lands on the NPC
     public = " ".join(lines(Visibility.PUBLIC, before))
     assert f"Aelis riposte contre l'attaquant : {pending['total']}" in public
-    assert f"La riposte d'Aelis porte : {dealt} points de Vitalité." in public
+    assert f"La riposte d'Aelis inflige {dealt} points de Vitalité à l'attaquant." in public
     assert "Loup" not in public
     whole = " ".join(lines(Visibility.HIDDEN, before))  # the Conteur's log keeps the whole
     assert "Aelis riposte contre Loup" in whole and "Loup subit" in whole
@@ -175,7 +175,9 @@ def test_through_the_api_the_player_ripostes_against_l_attaquant(
     assert dealt > 0 and loup().profile["gauges"]["vitality"]["current"] == 15 - dealt
     last = joueuse.get(fight).json()["last_attack"]
     assert last["target"] is None and last["damage"] == dealt
-    assert last["summary"] == f"La riposte d'Aelis porte : {dealt} points de Vitalité."
+    assert (
+        last["summary"] == f"La riposte d'Aelis inflige {dealt} points de Vitalité à l'attaquant."
+    )
     log = joueuse.get(f"/api/campaigns/{campaign.pk}/log/").json()["results"]
     assert not any("Loup" in e["summary"] for e in log)
     conteur_log = api(storyteller).get(f"/api/campaigns/{campaign.pk}/log/").json()["results"]
@@ -202,6 +204,8 @@ def test_on_the_page_the_player_ripostes_and_the_npc_takes_it(
     assert "Loup" not in page
     riposte_form = page.split('class="attack-panel riposte"', 1)[1].split("</form>", 1)[0]
     assert 'name="target"' not in riposte_form  # implied: nothing to choose, nothing named
+    whole = unescape(storyteller_client.get(url(campaign, "table")).content.decode())
+    assert "Aelis peut riposter contre Loup" in whole  # the Conteur reads the whole
     turn = Encounter.objects.get().turn
     answer = player_client.post(
         url(campaign, "combat_attack", parried.pk),
@@ -232,5 +236,5 @@ def test_on_the_page_the_player_ripostes_and_the_npc_takes_it(
     dealt = Encounter.objects.get().last_attack["damage"]
     assert dealt > 0 and loup().profile["gauges"]["vitality"]["current"] == 15 - dealt
     after = unescape(player_client.get(url(campaign, "table")).content.decode())
-    assert f"La riposte d'Aelis porte : {dealt} points de Vitalité." in after
+    assert f"La riposte d'Aelis inflige {dealt} points de Vitalité à l'attaquant." in after
     assert "Loup" not in after
