@@ -69,8 +69,11 @@ def _snapshot(character: Character) -> dict[str, Any]:
     return {column: getattr(character, column) for column in ACTION_COLUMNS}
 
 
-def _record_columns(character: Character, *, before: dict[str, Any], by, action: str) -> Character:
-    """Check the sheet and record the columns that differ from `before` (nothing if none do)."""
+def _record_columns(
+    character: Character, *, before: dict[str, Any], by, action: str, note: str = ""
+) -> Character:
+    """Check the sheet and record the columns that differ from `before` (nothing if none do),
+    each history row with `note`."""
     diff = {
         column: (old, getattr(character, column))
         for column, old in before.items()
@@ -80,7 +83,7 @@ def _record_columns(character: Character, *, before: dict[str, Any], by, action:
         return character
     validate_sheet(character)
     return character_record_changes(
-        character, changes=diff, by=by, action=action, update_fields=list(diff)
+        character, changes=diff, by=by, action=action, update_fields=list(diff), note=note
     )
 
 
@@ -96,9 +99,12 @@ def character_damage(
     scars: int = 0,
     by,
     version: int | None = None,
+    note: str = "",
 ) -> list[str]:
     """Deal `amount` damage to a gauge (ephemeral points first, §3), `scars` of it serious;
-    reaching 0 Vitalité gives Agonie and péril (§8). Returns French notes for the player."""
+    reaching 0 Vitalité gives Agonie and péril (§8). `note`: what dealt it, kept in the sheet's
+    history (a fight's blow: « Une attaque », « Attaque de Brann »). Returns French notes for
+    the player."""
     _check_gauge(gauge)
     columns = [*_gauge_columns(gauge), *(["agony"] if gauge == "vitality" else [])]
     locked = _locked(character, columns=columns, version=version)
@@ -117,7 +123,7 @@ def character_damage(
         current, locked.fragility, locked.exhaustion, hits={gauge: amount}
     )
     notes = _damage_notes(gauge, hit, after, scars=scars, outlook=outlook)
-    _record_columns(locked, before=before, by=by, action=ChangeAction.DAMAGE)
+    _record_columns(locked, before=before, by=by, action=ChangeAction.DAMAGE, note=note)
     return notes
 
 

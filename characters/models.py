@@ -273,6 +273,8 @@ class CharacterChange(models.Model):
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    # What caused the change, when the writer says it: « Une attaque », « Critique subi »…
+    note = models.CharField(max_length=120, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -300,10 +300,15 @@ class CharacterActionOut(serializers.Serializer):
 
 class ChangeOut(serializers.ModelSerializer):
     by = serializers.CharField(source="by.get_username", default=None)
+    note = serializers.CharField(
+        read_only=True,
+        help_text="Ce qui a causé le changement, s'il est dit : « Une attaque » (un PNJ caché), "
+        "« Attaque de Brann », « Critique subi » ; vide sinon.",
+    )
 
     class Meta:
         model = CharacterChange
-        fields = ["id", "version", "field", "old_value", "new_value", "action", "by", "at"]
+        fields = ["id", "version", "field", "old_value", "new_value", "action", "by", "note", "at"]
 
 
 class ClosedMapIn(serializers.Serializer):

@@ -207,12 +207,16 @@ def character_record_changes(
     by,
     action: str,
     update_fields: list[str],
+    note: str = "",
 ) -> Character:
-    """Bump the version, save the changed columns and write one history row per field."""
+    """Bump the version, save the changed columns and write one history row per field;
+    `note` says on each row what caused the change (« Une attaque »), blank if nothing."""
     character.version += 1
     character.updated_by = by
     character.save(update_fields=[*update_fields, "version", "updated_by", "updated_at"])
-    CharacterChange.objects.bulk_create(_history(character, changes, by=by, action=action))
+    CharacterChange.objects.bulk_create(
+        _history(character, changes, by=by, action=action, note=note)
+    )
     _publish_version(character)
     return character
 
@@ -253,7 +257,14 @@ def characters_record_changes(
         _publish_version(character)
 
 
-def _history(character: Character, changes: dict[str, tuple[Any, Any]], *, by, action: str):
+def _history(
+    character: Character,
+    changes: dict[str, tuple[Any, Any]],
+    *,
+    by,
+    action: str,
+    note: str = "",
+):
     return [
         CharacterChange(
             character=character,
@@ -263,6 +274,7 @@ def _history(character: Character, changes: dict[str, tuple[Any, Any]], *, by, a
             new_value=new,
             action=action,
             by=by,
+            note=note[:120],
         )
         for field, (old, new) in changes.items()
     ]
@@ -291,11 +303,13 @@ def character_update(
     by,
     action: str = ChangeAction.EDIT,
     storyteller: bool = False,
+    note: str = "",
 ) -> Character:
     """Set several scalar fields at once (the API's PATCH, a sheet field, a restore).
 
-    `version` None skips the stale check (restores). Returns the saved character; raises
-    SheetConflict or ValidationError and changes nothing."""
+    `version` None skips the stale check (restores); `note` is written on each history row
+    (what caused the change, e.g. a blow's « Critique subi »). Returns the saved character;
+    raises SheetConflict or ValidationError and changes nothing."""
     locked = character_lock(character)
     _check_editable(changes, storyteller=storyteller)
     _check_version(character=locked, fields=list(changes), version=version, asked=changes, by=by)
@@ -316,7 +330,12 @@ def character_update(
         return locked
     validate_sheet(locked)
     saved = character_record_changes(
-        locked, changes=diff, by=by, action=action, update_fields=list({**changes, **diff})
+        locked,
+        changes=diff,
+        by=by,
+        action=action,
+        update_fields=list({**changes, **diff}),
+        note=note,
     )
     if {"fragility", "exhaustion"} & diff.keys():
         for listener in _DEATH_LISTENERS:

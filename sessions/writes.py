@@ -94,8 +94,9 @@ def lock_roller(
     return character
 
 
-def sheet_write(character: Character, changes: dict[str, Any], by) -> Character:
-    """Write sheet values through the sheets' own service (lock, version bump, history)."""
+def sheet_write(character: Character, changes: dict[str, Any], by, *, note: str = "") -> Character:
+    """Write sheet values through the sheets' own service (lock, version bump, history);
+    `note` says in the history what caused them (a blow's « Critique subi »), blank if nothing."""
     changed = {k: v for k, v in changes.items() if getattr(character, k) != v}
     if not changed:
         return character
@@ -106,6 +107,7 @@ def sheet_write(character: Character, changes: dict[str, Any], by) -> Character:
         by=by,
         storyteller=True,
         action=ChangeAction.TABLE,
+        note=note,
     )
     for name, value in changed.items():
         setattr(character, name, value)

@@ -301,7 +301,10 @@ class EncounterAttacks(CombatView):
         "a new one (201). Send the `turn` you read: if it moved since, 409. A grapple "
         "(`grapple`: Étreinte, Mise au sol, Projection, §13) is an attack at bare hands with "
         "Force or Agilité and Bagarre; once landed, its state is on the target (`held_by`, "
-        "`prone`). A held combatant can neither attack nor defend.",
+        "`prone`). A held combatant can neither attack nor defend. A riposte (`riposte`: "
+        "true, by the defender the last blow allows, `riposte_for`) always aims at that blow's "
+        "attacker: `target` is then not asked and, if sent, ignored; against a hidden NPC a "
+        "player reads it against « l'attaquant » (`target` null, `masked`).",
     }
     input_serializer_class = s.AttackIn
     output_serializer_class = s.AttackOut
@@ -342,7 +345,25 @@ class EncounterAttacks(CombatView):
             and tracker.pending.id == attack["id"]
         ):
             return s.AttackOut({**tracker.pending_data, "result": None}).data
+        if attack.get("visibility") == "hidden" and not is_storyteller(self.campaign):
+            attack = self._as_player_reads(encounter, attack)
         return s.AttackOut({**attack, "defences": []}).data
+
+    @staticmethod
+    def _as_player_reads(encounter: Encounter, attack: dict) -> dict:
+        """A player's own hidden attack (a riposte on a hidden NPC that missed at once): its
+        target unnamed, its blow as `masks` tells it."""
+        by_pk = {c.pk: c for c in encounter.combatants.all()}
+        attacker, target = by_pk.get(attack["attacker"]), by_pk.get(attack["target"])
+        if attacker is None or target is None:
+            raise Http404
+        shown = masks.as_player_reads(attack, attacker, target)
+        if shown is None:
+            raise Http404
+        result = attack.get("result")
+        if result is not None:
+            result = masks.as_player_reads(result, attacker, target)
+        return {**shown, "result": result}
 
 
 class AttackDefence(CombatView):

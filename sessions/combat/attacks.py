@@ -16,7 +16,8 @@ An attack is two steps, one blow at a time per fight:
 Both steps take the table's lock, then the fight's (`steps.encounter_lock`), as every combat
 write, and log `combat` lines (hidden when a hidden NPC is involved). A hidden NPC's blow on a
 visible character is also told to the players without its author, « une attaque » (`masks`):
-its target's player is notified and answers it like any other.
+its target's player is notified and answers it like any other, and after a defensive critical
+ripostes against « l'attaquant » (a riposte's target is always the last blow's attacker).
 """
 
 from __future__ import annotations
@@ -179,12 +180,10 @@ def attack_declare(
         raise StaleTurn(encounter.turn)
     by_pk = {c.pk: c for c in encounter_combatants(encounter)}
     attacker = _attacker(encounter, by_pk, request)
-    target = by_pk.get(request.target)
-    storyteller = is_storyteller(campaign)
-    if target is None or (target.hidden and not storyteller):
-        raise violation("target", _("Choisissez une cible de ce combat."))
+    target = _target(campaign, encounter, by_pk, request)
     if target.pk == attacker.pk or target.status in OUT:
-        raise violation("target", _("Cette cible n'est plus dans le combat."))
+        gone = _("Cette cible n'est plus dans le combat.")
+        raise _refused(gone) if request.riposte else violation("target", gone)
     if not _controls(campaign, attacker, by):
         raise PermissionDenied(
             _("Seuls le Conteur et le joueur dont c'est le tour peuvent attaquer.")
@@ -213,17 +212,14 @@ def attack_declare(
     request = combat_grapples.grapple_strike(fighter_of(campaign, attacker), request)
     grapple = combat_grapples.GRAPPLE_LABELS.get(request.grapple)
     visibility = waiting_blows.visibility_of(attacker, target)
+    masked_riposte = masks.is_masked_riposte(attacker, target, {"riposte": request.riposte})
     roll = _roll(
         campaign,
         encounter,
         by,
         attacker,
         request,
-        label=(
-            _("%(grapple)s sur %(name)s") % {"grapple": grapple, "name": target.name}
-            if grapple
-            else _("Attaque contre %(name)s") % {"name": target.name}
-        ),
+        label=_attack_label(target, grapple, riposte=request.riposte, masked=masked_riposte),
         key=idempotency_key,
         visibility=masks.roll_visibility(campaign, visibility),
         rng=rng,
@@ -248,6 +244,8 @@ def attack_declare(
     if request.riposte:
         encounter.last_attack = {**encounter.last_attack, "riposte_for": None}
     miss = waiting_blows.wait_or_land(campaign, by, encounter, pending, attacker, target, roll, rng)
+    if miss is not None and masked_riposte:
+        miss["masked_summary"] = masks.riposte_text(miss, attacker, request.gauge, missed=True)
     encounter.turn += 1
     encounter.save(update_fields=["pending_attack", "last_attack", "turn"])
     verb = (
@@ -260,6 +258,12 @@ def attack_declare(
     waiting_blows.announce(
         encounter, by, attacker=attacker, target=target, roll=roll, verb=verb, miss=miss
     )
+    if masked_riposte:  # the riposter's own roll, against « l'attaquant »
+        outcome = roll.breakdown.get("outcome_label", roll.outcome)
+        told = masks.riposte_declared_text(attacker, roll.total, outcome)
+        waiting_blows.log_masked(
+            encounter, by, f"{told} {miss['masked_summary']}" if miss else told
+        )
     return {**pending, "result": miss}, True
 
 
@@ -283,6 +287,34 @@ def with_profile(attacker: Combatant, request: AttackRequest, index: int) -> Att
         ranged=chosen["ranged"],
         nonlethal=chosen["nonlethal"],
     )
+
+
+def _target(
+    campaign: Campaign, encounter: Encounter, by_pk: dict[int, Combatant], request: AttackRequest
+) -> Combatant:
+    """The combatant attacked: the one named, or — for a riposte — the last blow's attacker,
+    implied (§8: a riposte answers the blow). A riposte's `target` is ignored: a player may not
+    know a hidden attacker, and may riposte against it all the same (« l'attaquant »)."""
+    if request.riposte:
+        target = by_pk.get(encounter.last_attack.get("attacker"))
+        if target is None:
+            raise _refused(_("Aucune riposte n'est possible maintenant."))
+        return target
+    target = by_pk.get(request.target)
+    if target is None or (target.hidden and not is_storyteller(campaign)):
+        raise violation("target", _("Choisissez une cible de ce combat."))
+    return target
+
+
+def _attack_label(target: Combatant, grapple: str | None, *, riposte: bool, masked: bool) -> str:
+    """The attack roll's label; a riposte on a hidden NPC does not name it to its roller."""
+    if grapple:
+        return _("%(grapple)s sur %(name)s") % {"grapple": grapple, "name": target.name}
+    if riposte and masked:
+        return _("Riposte contre l'attaquant")
+    if riposte:
+        return _("Riposte contre %(name)s") % {"name": target.name}
+    return _("Attaque contre %(name)s") % {"name": target.name}
 
 
 def _attacker(encounter: Encounter, by_pk: dict[int, Combatant], request: AttackRequest):
@@ -375,9 +407,12 @@ def attack_defend(
     )
     freed = holds_ended(list(by_pk.values()), lines)
     result["summary"] = " ".join(lines)
-    masked = masks.is_masked(attacker, target)
-    if masked:
+    if masks.is_masked(attacker, target):
         result["masked_summary"] = masks.blow_text(result, target, pending["gauge"])
+    elif masks.is_masked_riposte(attacker, target, pending):
+        result["masked_summary"] = masks.riposte_text(
+            result, attacker, pending["gauge"], missed=False
+        )
     Combatant.objects.bulk_update(
         [attacker, target],
         ["finesse_points", "agony", "aggravation", "unconscious_turns", "profile", "status"]
@@ -392,7 +427,7 @@ def attack_defend(
     waiting_blows.log_blow(
         encounter, by, " ".join(lines), attacker, target, blow=waiting_blows.blow_figures(result)
     )
-    if masked:
+    if "masked_summary" in result:
         waiting_blows.log_masked(encounter, by, result["masked_summary"])
     if pending.get("line"):  # an area spell's next blow (Reading §15, area)
         waiting_blows.next_in_line(campaign, by, encounter, pending["line"], rng)

@@ -17,6 +17,7 @@ from rules import exchange as rules_exchange
 from rules.check import RandomSource, system_rng
 from rules.french import de
 from sessions import consequences
+from sessions.combat import masks
 from sessions.combat.harm import Fighter, exchange_values, store_aftermath
 from sessions.errors import rule_call
 from sessions.models import Roll
@@ -88,8 +89,10 @@ def settle(
     dice = tuple(source.randint(1, 10) for _n in range(needed))
     outcome = rule_call(lambda: rules_exchange.resolve(replace(exchange, aggravation_dice=dice)))
     lines = _told(outcome, striker, defender, attack_roll, defence_roll, reply_roll)
-    for fighter, after in ((defender, outcome.defender), (striker, outcome.attacker)):
-        lines += store_aftermath(fighter, after, roll=attack_roll, by=by)
+    sides = ((defender, outcome.defender, striker), (striker, outcome.attacker, defender))
+    for fighter, after, other in sides:
+        note = masks.harm_note(other.combatant)  # the history's « Une attaque », never the NPC
+        lines += store_aftermath(fighter, after, roll=attack_roll, by=by, note=note)
     for roll in (attack_roll, defence_roll, reply_roll):
         if roll is not None and consequences.CRITICAL in consequences.consequences_available(roll):
             roll.consequences = [*roll.consequences, consequences.CRITICAL]

@@ -250,7 +250,8 @@ class AttackForm(SpendsForm):
     turn = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     idempotency_key = forms.CharField(max_length=64, widget=forms.HiddenInput, initial=fresh_key)
     riposte = forms.BooleanField(required=False, widget=forms.HiddenInput)
-    target = forms.TypedChoiceField(label=_("Cible"), coerce=int)
+    # Not asked of a riposte: its target is the last blow's attacker (`attacks._target`).
+    target = forms.TypedChoiceField(label=_("Cible"), coerce=int, required=False, empty_value=0)
     profile = forms.IntegerField(
         label=_("Attaque du profil"),
         min_value=0,
@@ -284,6 +285,7 @@ class AttackForm(SpendsForm):
     def __init__(self, *args, targets=(), profiles=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["target"].choices = [(c.pk, c.name) for c in targets]
+        self.implied_target = bool(self.initial.get("riposte"))  # the riposte form: none asked
         self.profiles = list(profiles)
         if self.profiles:  # an NPC with attack profiles: the first is chosen
             self.fields["profile"].widget = forms.Select(
@@ -298,6 +300,12 @@ class AttackForm(SpendsForm):
         initial="table",
         required=False,
     )
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("riposte") and not data.get("target") and "target" not in self.errors:
+            self.add_error("target", forms.Field.default_error_messages["required"])
+        return data
 
     def strike(self) -> dict:
         data = dict(self.cleaned_data)

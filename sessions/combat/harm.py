@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from characters import condition as sheet_condition
 from characters import sheet as character_sheet
@@ -33,6 +33,8 @@ NPC_DEFAULTS = {"strength": 2, "vigor": 2, "agility": 2, "perception": 2, "wisdo
 # What `characters.condition.character_damage` says of the state after a hit, unnamed.
 SHEET_STATE_NOTES = ("Le personnage meurt.", "Le personnage perd connaissance.")
 GAUGE_ATTRS = ("maximum", "current", "scars", "ephemeral", "stabilised", "peril")
+# The sheet history's note on what a critical suffered changed (Aggravation, Fragilité…).
+CRITICAL_NOTE = gettext_lazy("Critique subi")
 
 
 # --- Finesse, as the sheet computes it (§1, §5) -----------------------------------------------
@@ -239,16 +241,17 @@ def exchange_values(fighter: Fighter, *, can_answer: bool = True) -> rules_excha
 
 
 def store_aftermath(
-    fighter: Fighter, after: rules_exchange.Aftermath, *, roll: Roll, by
+    fighter: Fighter, after: rules_exchange.Aftermath, *, roll: Roll, by, note: str = ""
 ) -> list[str]:
     """Write one side's outcome: a sheet through the sheets' services (locked, versioned, in its
-    history), an NPC on its row; returns the log's lines."""
+    history, each row with `note` — what struck, « Une attaque » for a hidden NPC — or
+    « Critique subi » for what a critical changed), an NPC on its row; returns the log's lines."""
     lines: list[str] = []
     hit = after.hit
     if hit is not None and (line := hit_line(fighter.name, hit)) is not None:
         lines.append(line)
     if fighter.character is not None:
-        lines += _store_on_sheet(fighter, after, roll=roll, by=by)
+        lines += _store_on_sheet(fighter, after, roll=roll, by=by, note=note)
     else:
         lines += _store_on_profile(fighter, after)
     if hit is not None and hit.resilience_lost:
@@ -289,13 +292,20 @@ def hit_line(name: str, hit: rules_exchange.Hit) -> str | None:
     return text + "."
 
 
-def _store_on_sheet(fighter: Fighter, after: rules_exchange.Aftermath, *, roll: Roll, by):
+def _store_on_sheet(
+    fighter: Fighter, after: rules_exchange.Aftermath, *, roll: Roll, by, note: str
+) -> list[str]:
     character = fighter.character
     notes: list[str] = []
     hit = after.hit
     if hit is not None and hit.damage:
         notes = sheet_condition.character_damage(
-            character=character.pk, gauge=hit.gauge, amount=hit.damage, scars=hit.scars, by=by
+            character=character.pk,
+            gauge=hit.gauge,
+            amount=hit.damage,
+            scars=hit.scars,
+            by=by,
+            note=note,
         )
         character.refresh_from_db()  # written by the sheets' service (version, history)
         # The state that follows is said once, by name, after the blow (`_store_status`).
@@ -322,6 +332,7 @@ def _store_on_sheet(fighter: Fighter, after: rules_exchange.Aftermath, *, roll: 
             "discouraged": after.discouraged,
         },
         by,
+        note=str(CRITICAL_NOTE) if after.criticals else note,
     )
     return notes
 

@@ -3,7 +3,10 @@ defend against « une attaque » — no name, no figures of the NPC — and ever
 happened to the visible target, while the Conteur keeps the whole (the hidden rows).
 
 A blow is *masked* when its attacker is hidden and its target is not: the players see the target,
-so they may learn what it suffers, never who struck. A blow on a hidden target stays hidden.
+so they may learn what it suffers, never who struck. A blow on a hidden target stays hidden, but
+for one: the *riposte* of a visible combatant on the hidden NPC that struck it (§8) is read
+against « l'attaquant » — the riposter's own roll and what its blow did, not the NPC's name,
+figures or state. The sheets' history says the same (`harm_note`).
 """
 
 from __future__ import annotations
@@ -57,6 +60,21 @@ def is_masked(attacker: Combatant, target: Combatant) -> bool:
     return attacker.hidden and not target.hidden
 
 
+def is_masked_riposte(attacker: Combatant, target: Combatant, blow: dict[str, Any]) -> bool:
+    """A visible combatant's riposte on the hidden NPC that struck it: the players read it
+    against « l'attaquant »."""
+    attack = blow.get("attack") or blow  # a resolved blow keeps what was asked
+    return bool(attack.get("riposte")) and target.hidden and not attacker.hidden
+
+
+def harm_note(source: Combatant) -> str:
+    """What the sheets' history says of a blow's harm (`CharacterChange.note`): « Une attaque »
+    when its author is a hidden NPC, « Attaque de Brann » otherwise."""
+    if source.hidden:
+        return _("Une attaque")
+    return _("Attaque de %(name)s") % {"name": source.name}
+
+
 def roll_visibility(campaign: Campaign, visibility: str) -> str:
     """A roll of a hidden blow made by a player (their defence, their reply) is their secret
     roll (seen by them and the Conteur): a player may not hide a roll, and must see their own."""
@@ -91,14 +109,102 @@ def masked_blow(result: dict[str, Any]) -> dict[str, Any]:
         "defence_roll": None,
         "reply_roll": None,
         "aggravation": {"attacker": 0, "defender": aggravation.get("defender", 0)},
+        # The defender's own riposte (never the hidden NPC's): it may answer « l'attaquant ».
+        "riposte_for": result.get("riposte_for"),
+        "summary": result.get("masked_summary", ""),
+        "masked": True,
+    }
+
+
+def masked_riposte(pending: dict[str, Any]) -> dict[str, Any]:
+    """A riposte on a hidden NPC, waiting for its defence, as a player reads it: the riposter's
+    own roll against « l'attaquant » (no target)."""
+    return {**pending, "target": None, "masked": True}
+
+
+def masked_riposte_blow(result: dict[str, Any]) -> dict[str, Any]:
+    """A riposte on a hidden NPC, resolved, as a player reads it: what the riposte did and what
+    the riposter suffered, none of the NPC's rolls, criticals or riposte."""
+    shown = {key: result.get(key) for key in SHOWN_OF_BLOW}
+    aggravation = result.get("aggravation") or {}
+    return {
+        **shown,
+        "attacker": result.get("attacker"),
+        "target": None,
+        "roll": result.get("roll"),
+        "total": result.get("total"),
+        "defence_roll": None,
+        "reply_roll": None,
+        "aggravation": {"attacker": aggravation.get("attacker", 0), "defender": 0},
         "riposte_for": None,
         "summary": result.get("masked_summary", ""),
         "masked": True,
     }
 
 
+def as_player_reads(blow: dict[str, Any], attacker: Combatant, target: Combatant):
+    """A hidden blow (pending or resolved) as a player may read it, or None if they may not."""
+    resolved = "defence" in blow
+    if is_masked(attacker, target):
+        return masked_blow(blow) if resolved else masked_attack(blow)
+    if is_masked_riposte(attacker, target, blow):
+        return masked_riposte_blow(blow) if resolved else masked_riposte(blow)
+    return None
+
+
 def declared_text(target: Combatant) -> str:
     return _("Une attaque vise %(name)s. À %(name)s de choisir sa défense.") % {"name": target.name}
+
+
+def riposte_declared_text(riposter: Combatant, total: int, outcome: str) -> str:
+    """« Aelis riposte contre l'attaquant : 14 (réussite). » — the riposter's own roll."""
+    return _("%(name)s riposte contre l'attaquant : %(total)d (%(outcome)s).") % {
+        "name": riposter.name,
+        "total": total,
+        "outcome": outcome,
+    }
+
+
+def riposte_text(result: dict[str, Any], riposter: Combatant, gauge: str, *, missed: bool) -> str:
+    """« La riposte d'Aelis inflige 4 points de Vitalité à l'attaquant. » — what every member may read of a
+    riposte on a hidden NPC: what it did, what the riposter suffered, not the NPC's state."""
+    name, of_name = riposter.name, de(riposter.name)
+    damage, label = result["damage"], reference.LABELS.get(gauge, gauge)
+    if missed:
+        parts = [_("La riposte %(of_name)s manque l'attaquant.") % {"of_name": of_name}]
+    elif damage > 0:
+        parts = [
+            ngettext(
+                "La riposte %(of_name)s inflige %(n)d point de %(gauge)s à l'attaquant.",
+                "La riposte %(of_name)s inflige %(n)d points de %(gauge)s à l'attaquant.",
+                damage,
+            )
+            % {"of_name": of_name, "n": damage, "gauge": label}
+        ]
+    elif result.get("defended"):
+        parts = [_("L'attaquant évite la riposte %(of_name)s.") % {"of_name": of_name}]
+    else:
+        parts = [_("La riposte %(of_name)s ne fait aucun dégât.") % {"of_name": of_name}]
+    if taken := result.get("reply_damage"):
+        parts.append(
+            ngettext(
+                "L'attaquant réplique et inflige %(n)d point de %(gauge)s à %(name)s.",
+                "L'attaquant réplique et inflige %(n)d points de %(gauge)s à %(name)s.",
+                taken,
+            )
+            % {"name": name, "n": taken, "gauge": label}
+        )
+    suffered = (result.get("aggravation") or {}).get("attacker", 0)
+    if suffered:
+        parts.append(
+            ngettext("%(name)s subit un critique.", "%(name)s subit %(n)d critiques.", suffered)
+            % {"name": name, "n": suffered}
+        )
+    if riposter.status == CombatantStatus.DEAD:
+        parts.append(_("%(name)s est mort.") % {"name": name})
+    elif riposter.status == CombatantStatus.UNCONSCIOUS:
+        parts.append(_("%(name)s perd connaissance.") % {"name": name})
+    return " ".join(parts)
 
 
 def blow_text(result: dict[str, Any], target: Combatant, gauge: str) -> str:
@@ -136,4 +242,6 @@ def blow_text(result: dict[str, Any], target: Combatant, gauge: str) -> str:
         parts.append(_("%(name)s est mort.") % {"name": name})
     elif target.status == CombatantStatus.UNCONSCIOUS:
         parts.append(_("%(name)s perd connaissance.") % {"name": name})
+    if result.get("riposte_for") == target.pk:
+        parts.append(_("Défense critique : %(name)s peut riposter.") % {"name": name})
     return " ".join(parts)

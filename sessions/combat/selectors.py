@@ -24,7 +24,7 @@ from sessions.combat.forms import (
 from sessions.combat.grapples import GRAPPLE_LABELS, escape_odds
 from sessions.combat.harm import fighter_of
 from sessions.combat.holds import held_note, holder_of
-from sessions.combat.masks import is_masked, masked_attack, masked_blow
+from sessions.combat.masks import as_player_reads
 from sessions.combat.offers import defences_offered
 from sessions.injuries import open_injuries
 from sessions.models import (
@@ -88,6 +88,11 @@ class PendingAttack:
         return self.attacker is None
 
     @property
+    def target_masked(self) -> bool:
+        """A riposte on a hidden NPC, as a player reads it: against « l'attaquant »."""
+        return self.data.get("target") is None
+
+    @property
     def best(self) -> str:
         """The defence preselected: the available one with the best odds, else none at all."""
         offered = [d for d in self.defences if d.available and d.success is not None]
@@ -123,6 +128,7 @@ class Tracker:
     may_attack: bool = False  # this member plays the combatant acting now
     targets: list[Combatant] = field(default_factory=list)
     riposte: tuple[Combatant, Combatant] | None = None  # (who may riposte, against whom)
+    riposte_against: str = ""  # whom, as this member may read it: « l'attaquant » if hidden
     # Grapples (§13): the acting combatant's holder (it may only free itself), the chances to
     # break free by characteristic for whoever plays it, the holds this member may let go of
     # ((held, holder)) and the combatants à terre this member may get up.
@@ -233,12 +239,16 @@ def _seen(tracker: Tracker, data: dict) -> bool:
     return bool(data) and (tracker.storyteller or data.get("visibility") != Visibility.HIDDEN)
 
 
-def _masked(tracker: Tracker, data: dict, by_pk: dict[int, Combatant]) -> bool:
-    """A hidden NPC's blow on a visible target: a player reads it without its author."""
+def _masked(tracker: Tracker, data: dict, by_pk: dict[int, Combatant]) -> dict | None:
+    """A hidden blow a player may read all the same (`masks.as_player_reads`): a hidden NPC's
+    blow on a visible target, without its author; a riposte on a hidden NPC, without its
+    target. None: the blow is the Conteur's alone (or this member sees it whole)."""
     if not data or tracker.storyteller or data.get("visibility") != Visibility.HIDDEN:
-        return False
+        return None
     attacker, target = by_pk.get(data["attacker"]), by_pk.get(data["target"])
-    return attacker is not None and target is not None and is_masked(attacker, target)
+    if attacker is None or target is None:
+        return None
+    return as_player_reads(data, attacker, target)
 
 
 def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combatant]) -> None:
@@ -247,12 +257,12 @@ def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combat
     encounter = tracker.encounter
     pending = encounter.pending_attack
     masked = _masked(tracker, pending, by_pk)
-    if _seen(tracker, pending) or masked:
+    if _seen(tracker, pending) or masked is not None:
         attacker, target = by_pk[pending["attacker"]], by_pk[pending["target"]]
         owner = target.character.owner_id if target.character_id else None
         shown = PendingAttack(
-            masked_attack(pending) if masked else pending,
-            None if masked else attacker,
+            masked or pending,
+            None if masked is not None and masked["attacker"] is None else attacker,
             target,
             tracker.storyteller or owner == user.pk,
         )
@@ -262,15 +272,9 @@ def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combat
         tracker.pending = shown
     if _seen(tracker, encounter.last_attack):
         tracker.last = encounter.last_attack
-    elif _masked(tracker, encounter.last_attack, by_pk):
-        tracker.last = masked_blow(encounter.last_attack)
-    riposte = (encounter.last_attack or {}).get("riposte_for")
-    # A player answers a hidden NPC's blow without a riposte: it would name its target.
-    if riposte in by_pk and not pending and tracker.last and not tracker.last.get("masked"):
-        riposter = by_pk[riposte]
-        owner = riposter.character.owner_id if riposter.character_id else None
-        if tracker.storyteller or owner == user.pk:
-            tracker.riposte = (riposter, by_pk[encounter.last_attack["attacker"]])
+    else:
+        tracker.last = _masked(tracker, encounter.last_attack, by_pk)
+    _riposte(tracker, user, by_pk)
     acting = tracker.acting.combatant if tracker.acting is not None else None
     last = encounter.last_attack or {}
     attacked = (
@@ -297,6 +301,23 @@ def _attacks(tracker: Tracker, campaign: Campaign, user, by_pk: dict[int, Combat
             ),
             key=lambda c: (c.character_id is None) == (acting.character_id is None),
         )
+
+
+def _riposte(tracker: Tracker, user, by_pk: dict[int, Combatant]) -> None:
+    """Who may riposte after the last blow (§8), if this member plays it, and against whom as
+    they may read it: a hidden NPC is « l'attaquant » (`masks`)."""
+    last = tracker.encounter.last_attack or {}
+    riposte = last.get("riposte_for")
+    if riposte not in by_pk or last.get("attacker") not in by_pk:
+        return
+    if tracker.encounter.pending_attack or not tracker.last:
+        return
+    riposter, attacker = by_pk[riposte], by_pk[last["attacker"]]
+    owner = riposter.character.owner_id if riposter.character_id else None
+    if tracker.storyteller or owner == user.pk:
+        tracker.riposte = (riposter, attacker)
+        shown = tracker.storyteller or not attacker.hidden
+        tracker.riposte_against = attacker.name if shown else _("l'attaquant")
 
 
 COMBAT_CHANGED = "combat-changed"
@@ -360,9 +381,8 @@ def attack_forms(tracker: Tracker | None) -> dict:
     ):
         forms["regeneration_form"] = RegenerationForm(initial={"turn": tracker.encounter.turn})
     if tracker is not None and tracker.riposte is not None:
-        forms["riposte_form"] = AttackForm(
+        forms["riposte_form"] = AttackForm(  # no target: a riposte's is the attacker (§8)
             initial={"turn": tracker.encounter.turn, "riposte": True},
-            targets=[tracker.riposte[1]],
             injuries=injuries.get(tracker.riposte[0].character_id, ()),
         )
     if tracker is not None and tracker.pending is not None and tracker.pending.may_defend:

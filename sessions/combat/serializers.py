@@ -17,6 +17,7 @@ from sessions.combat.fights import MAX_COPIES
 from sessions.models import CombatantStatus, EncounterStatus
 
 ID = {"min_value": 1, "max_value": 2**63 - 1}
+TARGET_REQUIRED = "Ce champ est obligatoire."
 
 
 @extend_schema_field(
@@ -247,12 +248,19 @@ class AttackIn(StrikeIn):
     turn = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text="L'étape lue (`turn` du combat)."
     )
-    target = serializers.IntegerField(**ID, help_text="Le combattant visé.")
+    target = serializers.IntegerField(
+        **ID,
+        required=False,
+        help_text="Le combattant visé (obligatoire, sauf pour une riposte : elle vise toujours "
+        "l'attaquant du dernier coup, et une `target` envoyée avec elle est ignorée).",
+    )
     nonlethal = api_fields.BooleanField(default=False, help_text="Attaque non létale (§8).")
     ranged = api_fields.BooleanField(default=False, help_text="Arme à distance.")
     hidden = api_fields.BooleanField(default=False, help_text="Attaque dissimulée.")
     riposte = api_fields.BooleanField(
-        default=False, help_text="La riposte du défenseur après une défense critique (§8)."
+        default=False,
+        help_text="La riposte du défenseur après une défense critique (§8), contre l'attaquant "
+        "du dernier coup, même caché (« l'attaquant ») : `target` n'est pas demandée.",
     )
     grapple = serializers.ChoiceField(
         choices=["", *rules_combat.GRAPPLES],
@@ -276,6 +284,13 @@ class AttackIn(StrikeIn):
         help_text="Un critique subi par l'attaquant (son échec critique, la réussite critique "
         "d'une réplique) : table d'Aggravation, ou Résilience dépensée.",
     )
+
+    def validate(self, data):
+        if data.get("riposte"):
+            data["target"] = 0  # implied: the last blow's attacker (`attacks._target`)
+        elif "target" not in data:
+            raise serializers.ValidationError({"target": [TARGET_REQUIRED]})
+        return data
 
 
 class DefenceIn(SpendsIn):
@@ -328,7 +343,9 @@ class BlowOut(serializers.Serializer):
 
     id = serializers.CharField()
     attacker = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
-    target = serializers.IntegerField()
+    target = serializers.IntegerField(
+        allow_null=True, help_text="null : un PNJ caché (une riposte contre « l'attaquant »)."
+    )
     roll = serializers.IntegerField(allow_null=True)
     total = serializers.IntegerField(allow_null=True)
     defence = serializers.CharField()
@@ -353,7 +370,9 @@ class AttackOut(serializers.Serializer):
 
     id = serializers.CharField()
     attacker = serializers.IntegerField(allow_null=True, help_text="null : un PNJ caché.")
-    target = serializers.IntegerField()
+    target = serializers.IntegerField(
+        allow_null=True, help_text="null : un PNJ caché (une riposte contre « l'attaquant »)."
+    )
     roll = serializers.IntegerField(allow_null=True)
     total = serializers.IntegerField(allow_null=True)
     outcome = serializers.CharField()
