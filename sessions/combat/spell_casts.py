@@ -126,6 +126,8 @@ def _checked_request(campaign, by_pk, caster, request: numbers.SpellRequest) -> 
             raise violation("area_targets", _("Choisissez des cibles de ce combat."))
         if target.status in numbers.OUT:
             raise violation("area_targets", _("Une cible n'est plus dans le combat."))
+        if target.pk == caster.pk:
+            raise violation("area_targets", _("Le lanceur ne se vise pas lui-même."))
     if len(set(request.area_targets)) != len(request.area_targets):
         raise violation("area_targets", _("Chaque cible n'est nommée qu'une fois."))
     if request.kind == numbers.AREA:
@@ -504,7 +506,6 @@ def _area_blows_wait(campaign, by, encounter, caster, request, rolls, spell, rng
             "attacker": caster.pk,
             "target": target,
             "roll": roll.pk,
-            "name": (request.name or "").strip() or _(numbers.KINDS[request.kind]),
             "blow": {
                 "damage": blow.damage,
                 "gauge": blow.gauge,
@@ -512,6 +513,7 @@ def _area_blows_wait(campaign, by, encounter, caster, request, rolls, spell, rng
                 "ranged": blow.ranged,
                 "hidden": blow.hidden,
                 "slot": slot,
+                "spell": (request.name or "").strip() or _(numbers.KINDS[request.kind]),
             },
         }
         for n, (target, roll) in enumerate(zip(request.area_targets, rolls, strict=True), start=1)

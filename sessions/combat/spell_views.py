@@ -151,13 +151,15 @@ class SpellForm(forms.Form):
         label=_("Surcharger : coût ×2, + les points du sort (1 Combativité)"), required=False
     )
 
-    def __init__(self, *args, healable=(), entries=(), **kwargs):
+    def __init__(self, *args, healable=(), entries=(), caster_id=None, **kwargs):
         kwargs.setdefault("auto_id", "spell_%s")  # the attack form in the same tracker has id_*
         super().__init__(*args, **kwargs)
         self.fields["target"].choices = [("", _("— choisir —"))] + [
             (c.pk, c.name) for c in healable
         ]
-        self.fields["area_targets"].choices = [(c.pk, c.name) for c in healable]
+        self.fields["area_targets"].choices = [
+            (c.pk, c.name) for c in healable if c.pk != caster_id
+        ]
         self.fields["spell"].choices = [("", _("— aucun —"))] + [(e.pk, e.name) for e in entries]
 
     def spell_request(self) -> combat_spells.SpellRequest:
@@ -203,6 +205,11 @@ def _choices(campaign: Campaign, encounter: Encounter) -> dict:
     return {
         "healable": healable(campaign, encounter),
         "entries": list(SpellEntry.objects.filter(campaign=campaign).only("pk", "name")),
+        "caster_id": (
+            encounter.order[encounter.position]["combatant"]
+            if encounter.order and encounter.position < len(encounter.order)
+            else None
+        ),
     }
 
 

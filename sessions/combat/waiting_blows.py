@@ -171,7 +171,7 @@ def next_in_line(
             line=line,
         )
         miss = wait_or_land(campaign, by, encounter, pending, caster, target, roll, rng)
-        verb = _("lance « %(name)s » sur") % {"name": item["name"]}
+        verb = _("lance « %(name)s » sur") % {"name": item["blow"]["spell"]}
         announce(encounter, by, attacker=caster, target=target, roll=roll, verb=verb, miss=miss)
         if miss is None:
             return

@@ -590,8 +590,12 @@ def test_a_player_is_asked_to_answer_a_hidden_casters_roll_without_its_name(
 
 
 def test_an_area_spells_damage_is_checked_when_it_is_cast(conteur, storyteller, fight):
-    """Nothing is paid nor rolled for a spell refused: a blow's gauge must exist."""
+    """Nothing is paid nor rolled for a spell refused: a blow's gauge must exist, and the
+    caster does not strike itself."""
     with pytest.raises(ValidationError) as refused:
         fireball(conteur, storyteller, fight, "Brann", gauge="luck")
     assert "Cette constitution n'existe pas." in refused.value.messages
+    with pytest.raises(ValidationError) as refused:
+        fireball(conteur, storyteller, fight, "Brann", "Aelis")
+    assert "Le lanceur ne se vise pas lui-même." in refused.value.messages
     assert not Roll.objects.exists() and Encounter.objects.get().turn == 1
