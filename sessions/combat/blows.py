@@ -91,7 +91,9 @@ def settle(
     lines = _told(outcome, striker, defender, attack_roll, defence_roll, reply_roll)
     sides = ((defender, outcome.defender, striker), (striker, outcome.attacker, defender))
     for fighter, after, other in sides:
-        note = masks.harm_note(other.combatant)  # the history's « Une attaque », never the NPC
+        # the history's « Une attaque », never the NPC; an area spell's name on its blow
+        spell = pending.get("spell", "") if other is striker else ""
+        note = masks.harm_note(other.combatant, spell)
         lines += store_aftermath(fighter, after, roll=attack_roll, by=by, note=note)
     for roll in (attack_roll, defence_roll, reply_roll):
         if roll is not None and consequences.CRITICAL in consequences.consequences_available(roll):

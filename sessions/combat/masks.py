@@ -67,12 +67,15 @@ def is_masked_riposte(attacker: Combatant, target: Combatant, blow: dict[str, An
     return bool(attack.get("riposte")) and target.hidden and not attacker.hidden
 
 
-def harm_note(source: Combatant) -> str:
+def harm_note(source: Combatant, spell: str = "") -> str:
     """What the sheets' history says of a blow's harm (`CharacterChange.note`): « Une attaque »
-    when its author is a hidden NPC, « Attaque de Brann » otherwise."""
+    when its author is a hidden NPC, « Attaque d'Aelis » otherwise, « Sort « Onde de choc »
+    d'Aelis » for an area spell's blow."""
     if source.hidden:
         return _("Une attaque")
-    return _("Attaque de %(name)s") % {"name": source.name}
+    if spell:
+        return _("Sort « %(spell)s » %(of_name)s") % {"spell": spell, "of_name": de(source.name)}
+    return _("Attaque %(of_name)s") % {"of_name": de(source.name)}
 
 
 def roll_visibility(campaign: Campaign, visibility: str) -> str:

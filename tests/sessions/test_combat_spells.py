@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import SpellEntry
-from characters.models import Character, CharacterSkill
+from characters.models import Character, CharacterChange, CharacterSkill
 from characters.sheet import gauges
 from sessions.combat import attacks as combat_attacks
 from sessions.combat import fights as combat
@@ -498,6 +498,8 @@ def test_item_21_each_target_answers_its_roll_and_takes_the_spells_damage(
     blow = answer(theirs, other_player)
     assert blow["damage"] == 4 + AELIS_CORPS - BRANN_CORPS
     assert Character.objects.get(pk=brann.pk).vitality_current == before - blow["damage"]
+    written = CharacterChange.objects.filter(character=brann, field="vitality_current").first()
+    assert written.note == "Sort « Boule de feu » d'Aelis"  # Brann's sheet history
 
     waiting = Encounter.objects.get().pending_attack
     assert waiting["target"] == named("Ombre").pk  # the next target answers its own roll
