@@ -241,8 +241,9 @@ def attack_declare(
         distance=request.distance,
         critical=request.critical,
     )
-    if request.riposte:
-        encounter.last_attack = {**encounter.last_attack, "riposte_for": None}
+    if request.riposte:  # an area spell's blows left wait until the riposte is answered
+        pending["line"] = encounter.last_attack.get("line") or []
+        encounter.last_attack = {**encounter.last_attack, "riposte_for": None, "line": []}
     miss = waiting_blows.wait_or_land(campaign, by, encounter, pending, attacker, target, roll, rng)
     if miss is not None and masked_riposte:
         miss["masked_summary"] = masks.riposte_text(miss, attacker, request.gauge, missed=True)
@@ -264,6 +265,8 @@ def attack_declare(
         waiting_blows.log_masked(
             encounter, by, f"{told} {miss['masked_summary']}" if miss else told
         )
+    if miss is not None:
+        waiting_blows.after_answer(campaign, by, encounter, pending, rng)
     return {**pending, "result": miss}, True
 
 
@@ -429,9 +432,7 @@ def attack_defend(
     )
     if "masked_summary" in result:
         waiting_blows.log_masked(encounter, by, result["masked_summary"])
-    if pending.get("line"):  # an area spell's next blow (Reading §15, area)
-        waiting_blows.next_in_line(campaign, by, encounter, pending["line"], rng)
-        encounter.save(update_fields=["pending_attack", "last_attack"])
+    waiting_blows.after_answer(campaign, by, encounter, pending, rng)
     return result, True
 
 

@@ -34,6 +34,7 @@ from rules.alterations import altered
 from rules.check import RandomSource, roll_check
 from sessions import writes
 from sessions.combat import summary as combat_summary
+from sessions.combat import waiting_blows
 from sessions.combat.harm import Fighter, block_finesse, character_finesse, npc_profile
 from sessions.combat.holds import holds_ended
 from sessions.combat.notify import turn_notify
@@ -421,6 +422,10 @@ def turn_next(
     the round's last slot, the turn's own effects (`sessions.combat.turns`) and a new round in a
     fresh order (without the defeated)."""
     encounter = encounter_running(campaign, by, encounter_id, turn)
+    if waiting_blows.resume_line(campaign, by, encounter, rng):
+        encounter.turn += 1
+        encounter.save(update_fields=["turn"])
+        return encounter
     combatants = encounter_combatants(encounter)
     by_pk = {c.pk: c for c in combatants}
     lines = Lines([], [])

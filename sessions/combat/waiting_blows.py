@@ -2,7 +2,9 @@
 an attack's (`attacks.attack_declare`) or each of an area spell's (`spell_casts.spell_resolve`,
 Reading §15 "area"). A missed blow lands at once; the others wait for their target's answer
 (`attacks.attack_defend`). An area spell's blows wait in turn: when one is answered, the next is
-made to wait (`next_in_line`), so each target answers its own roll as it would an attack.
+made to wait (`next_in_line`), so each target answers its own roll as it would an attack. A
+riposte opened by one of them (§8) comes first: the spell's blows left wait until the riposte is
+answered, or given up by passing the hand (`resume_line`).
 """
 
 from __future__ import annotations
@@ -175,3 +177,28 @@ def next_in_line(
         announce(encounter, by, attacker=caster, target=target, roll=roll, verb=verb, miss=miss)
         if miss is None:
             return
+
+
+def after_answer(campaign: Campaign, by, encounter: Encounter, answered: dict[str, Any], rng):
+    """Once a blow of an area spell (or a riposte made meanwhile) is settled: the next blow
+    waits, unless the blow opened a riposte — then the line waits on the fight's last blow."""
+    line = answered.get("line") or []
+    if not line:
+        return
+    if encounter.last_attack.get("riposte_for"):
+        encounter.last_attack = {**encounter.last_attack, "line": line}
+    else:
+        next_in_line(campaign, by, encounter, line, rng)
+    encounter.save(update_fields=["pending_attack", "last_attack"])
+
+
+def resume_line(campaign: Campaign, by, encounter: Encounter, rng) -> bool:
+    """Passing the hand while a riposte holds an area spell's blows gives the riposte up: the
+    next blow waits. Returns whether one waits now (the hand stays where it is)."""
+    line = encounter.last_attack.get("line") or []
+    if not line:
+        return False
+    encounter.last_attack = {**encounter.last_attack, "line": [], "riposte_for": None}
+    next_in_line(campaign, by, encounter, line, rng)
+    encounter.save(update_fields=["pending_attack", "last_attack"])
+    return bool(encounter.pending_attack)

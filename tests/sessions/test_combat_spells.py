@@ -601,3 +601,78 @@ def test_an_area_spells_damage_is_checked_when_it_is_cast(conteur, storyteller, 
         fireball(conteur, storyteller, fight, "Brann", "Aelis")
     assert "Le lanceur ne se vise pas lui-même." in refused.value.messages
     assert not Roll.objects.exists() and Encounter.objects.get().turn == 1
+
+
+def riposte_opened_by_the_ombre(conteur, storyteller, fight, aelis):
+    """Aelis's « Boule de feu » on the Ombre, then Brann; the Ombre parries with a critical
+    (10, 10, 10, then 9: far above the spell's total) — §8: "a successful defensive critical
+    gives a possible riposte"."""
+    sorcerer(aelis)
+    fireball(conteur, storyteller, fight, "Ombre", "Brann")
+    to_next_round(conteur, storyteller)
+    resolve(conteur, storyteller)
+    encounter = Encounter.objects.get()
+    blow = combat_attacks.attack_defend(
+        campaign=conteur,
+        by=storyteller,
+        encounter_id=encounter.pk,
+        attack_id=encounter.pending_attack["id"],
+        request=DefenceRequest(defence="parry"),
+        rng=Faces(10, 10, 10, 9, then=9),
+    )[0]
+    assert blow["defended"] and blow["riposte_for"] == named("Ombre").pk
+    return Encounter.objects.get()
+
+
+def test_a_riposte_against_an_area_spell_comes_before_its_next_blow(
+    conteur, storyteller, fight, aelis
+):
+    """RULES §8: the riposte is open at once; Reading §15 (area): each roll is an attack, so
+    the spell's next blow (Brann's) waits until the riposte is answered."""
+    encounter = riposte_opened_by_the_ombre(conteur, storyteller, fight, aelis)
+    assert encounter.pending_attack == {}  # Brann's blow waits behind the riposte
+    riposte, _ = combat_attacks.attack_declare(
+        campaign=conteur,
+        by=storyteller,
+        encounter_id=encounter.pk,
+        turn=encounter.turn,
+        request=AttackRequest(
+            target=named("Aelis").pk, characteristic="agility", characteristic_value=3,
+            skills=("melee",), skill_level=1, damage=2, riposte=True,
+        ),
+        idempotency_key="riposte",
+        rng=Faces(6, then=6),
+    )  # fmt: skip
+    assert riposte["attacker"] == named("Ombre").pk
+    combat_attacks.attack_defend(
+        campaign=conteur,
+        by=storyteller,
+        encounter_id=encounter.pk,
+        attack_id=riposte["id"],
+        request=DefenceRequest(defence="none"),
+    )
+    waiting = Encounter.objects.get().pending_attack
+    assert (waiting["attacker"], waiting["target"]) == (named("Aelis").pk, named("Brann").pk)
+
+
+def test_passing_the_hand_gives_the_riposte_up_and_the_spells_next_blow_waits(
+    conteur, storyteller, fight, aelis
+):
+    encounter = riposte_opened_by_the_ombre(conteur, storyteller, fight, aelis)
+    acting = encounter.order[encounter.position]
+    combat.turn_next(
+        campaign=conteur, by=storyteller, encounter_id=encounter.pk, turn=encounter.turn
+    )
+    encounter = Encounter.objects.get()
+    assert encounter.pending_attack["target"] == named("Brann").pk
+    assert encounter.last_attack["riposte_for"] is None
+    assert encounter.order[encounter.position] == acting  # the hand stays with the caster
+
+
+def test_the_riposte_panel_says_the_spells_blows_wait(
+    conteur, storyteller, fight, aelis, storyteller_client
+):
+    riposte_opened_by_the_ombre(conteur, storyteller, fight, aelis)
+    page = storyteller_client.get(f"/campaigns/{conteur.pk}/table/").content.decode()
+    assert "Ombre peut riposter contre Aelis" in page
+    assert "Les autres coups du sort de zone attendent cette riposte" in page
