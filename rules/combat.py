@@ -3,10 +3,11 @@ confrontations, grapples, forced regeneration."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules.check import Check
+from rules.errors import RuleError
 from rules.gauges import Gauge, heal
 
 
@@ -113,6 +114,28 @@ def defence_check(
         characteristic=option.characteristic,
         difficulty=attack_total,
     )
+
+
+DEFENCE_COST = 1  # Finesse points (§1: "Finesse points pay secondary actions such as defences")
+
+
+def can_pay_defence(finesse_points: int) -> bool:
+    """A Blocage, an Esquive or a Parade is paid with one Finesse point (§1, §13)."""
+    return finesse_points >= DEFENCE_COST
+
+
+def finesse_after_defence(finesse_points: int) -> int:
+    """The Finesse points left once a defence is paid (§1, §13)."""
+    if not can_pay_defence(finesse_points):
+        raise RuleError.single("defence", "Plus de points de Finesse.")
+    return finesse_points - DEFENCE_COST
+
+
+def best_defence_skill(option: DefenceOption, levels: Mapping[str, int]) -> tuple[str, int]:
+    """The defence's skill the defender knows best (a Parade: Bagarre or Mêlée, §13), with its
+    level; the option's first skill when it knows none."""
+    key = max(option.skills, key=lambda k: levels.get(k, 0))
+    return key, levels.get(key, 0)
 
 
 def finesse_points_for_turn(finesse: int) -> int:

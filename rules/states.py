@@ -215,6 +215,12 @@ def unconscious_turns(aggravation: int, agony: int) -> int:
     return max(aggravation, agony)
 
 
+def knocked_out_for(turns_left: int, knocked_out: int) -> int:
+    """The rounds a combatant stays unconscious after a new knock-out (§8): a knock-out never
+    shortens one under way."""
+    return max(turns_left, knocked_out)
+
+
 def _agony_after_rest(condition: Condition, *, stable: bool) -> int:
     """Agonie is lost after a rest if stable (§8), of any rank, unless a stomach wound not yet
     healed holds it (§8, the Aggravation table)."""

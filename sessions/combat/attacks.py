@@ -462,11 +462,11 @@ def _defend_roll(campaign, encounter, by, defender: Fighter, pending, request, r
     option = next(o for o in defender.defences(attack_of(pending)) if o.key == request.defence)
     if not option.available:
         raise violation("defence", option.note or _("Cette défense est impossible ici."))
-    if target.finesse_points < 1:
+    if not rules_combat.can_pay_defence(target.finesse_points):
         raise violation(
             "defence", _("%(name)s n'a plus de point de Finesse.") % {"name": target.name}
         )
-    target.finesse_points -= 1
+    target.finesse_points = rules_combat.finesse_after_defence(target.finesse_points)
     skill, level = defender.best_skill(option)
     source = option.source if option.source in MAIN_CHARACTERISTICS else "vigor"
     strike = Strike(

@@ -202,8 +202,7 @@ class Fighter:
         if self.character is None:
             return option.skills[0], 0
         levels = {row.key: row.level for row in self.character.skills.all()}
-        key = max(option.skills, key=lambda k: levels.get(k, 0))
-        return key, levels.get(key, 0)
+        return rules_combat.best_defence_skill(option, levels)
 
 
 def fighter_of(campaign, combatant: Combatant, *, lock: bool = False) -> Fighter:
@@ -391,7 +390,9 @@ def _store_status(fighter: Fighter, after: rules_exchange.Aftermath) -> list[str
         return lines
     if after.knocked_out:
         combatant.status = CombatantStatus.UNCONSCIOUS
-        combatant.unconscious_turns = max(combatant.unconscious_turns, after.knocked_out)
+        combatant.unconscious_turns = rules_states.knocked_out_for(
+            combatant.unconscious_turns, after.knocked_out
+        )
         lines.append(
             ngettext(
                 "%(name)s tombe inconscient pour %(n)d tour.",

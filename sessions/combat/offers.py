@@ -55,9 +55,9 @@ def defences_offered(
     offered = []
     for option in fighter.defences(attack_of(pending)):
         skill, level = fighter.best_skill(option)
-        available = option.available and target.finesse_points > 0 and not held
-        note = held or option.note
-        note = note or ("" if target.finesse_points else _("Plus de points de Finesse."))
+        paid = rules_combat.can_pay_defence(target.finesse_points)
+        available = option.available and paid and not held
+        note = held or option.note or ("" if paid else _("Plus de points de Finesse."))
         check = rules_combat.defence_check(option, pending["total"], skill=level)
         odds = check_odds(check).success if available else None
         offered.append(

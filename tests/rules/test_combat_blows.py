@@ -1,5 +1,7 @@
 """§1, §8, §13 — a blow: the defence's check, the damage bonus, what a defence stops."""
 
+import pytest
+
 from rules import combat as rules_combat
 from rules.check import Check
 from rules.combat import (
@@ -14,6 +16,7 @@ from rules.combat import (
     defence_options,
     finesse_points_for_turn,
 )
+from rules.errors import RuleError
 from rules.gauges import annul, resist
 
 CHARS = dict(strength=5, vigor=3, agility=6, perception=2)
@@ -100,3 +103,20 @@ def test_a_full_turn_at_zero_is_one_that_began_at_zero():
 
     assert not full_turn_at_zero(fell_in_turn=3, turn=3)
     assert full_turn_at_zero(fell_in_turn=3, turn=4)
+
+
+def test_a_defence_costs_one_finesse_point():
+    """§1: "Finesse points pay secondary actions such as defences"; §13: "Defences (paid with
+    Finesse points)"."""
+    assert rules_combat.finesse_after_defence(3) == 2
+    assert rules_combat.can_pay_defence(1) and not rules_combat.can_pay_defence(0)
+    with pytest.raises(RuleError):
+        rules_combat.finesse_after_defence(0)
+
+
+def test_a_parry_uses_the_better_of_its_two_skills():
+    """§13: a Parade with Bagarre or Mêlée — the one the defender knows best."""
+    parry = next(d for d in defence_options(Attack(), **CHARS) if d.key == PARRY)
+    assert set(parry.skills) == {"bagarre", "melee"}
+    assert rules_combat.best_defence_skill(parry, {"bagarre": 1, "melee": 3}) == ("melee", 3)
+    assert rules_combat.best_defence_skill(parry, {"bagarre": 2}) == ("bagarre", 2)

@@ -23,6 +23,7 @@ from rules.states import (
     effective_agony,
     end_state,
     exhaustion_recovered,
+    knocked_out_for,
     negation_malus,
     nonlethal_against_agony,
     outlook,
@@ -103,6 +104,12 @@ def test_aggravation_level_and_rest():
     assert (rested.aggravation, rested.state, rested.agony) == (0, None, 0)
     locked = after_rest(Condition(agony=1, agony_locked=True), full=True, stable=True)
     assert locked.agony == 1
+
+
+def test_a_new_knock_out_never_shortens_one_under_way():
+    """§8: "unconscious for max(Aggravation, Agonie) turns" — a second critical while still
+    out for 3 rounds, worth 2, leaves 3; worth 4, makes it 4."""
+    assert knocked_out_for(3, 2) == 3 and knocked_out_for(3, 4) == 4
 
 
 def test_agony_is_lost_after_any_rest_if_stable():
