@@ -197,17 +197,23 @@ def riposte_text(result: dict[str, Any], riposter: Combatant, gauge: str, *, mis
             )
             % {"name": name, "n": taken, "gauge": label}
         )
-    suffered = (result.get("aggravation") or {}).get("attacker", 0)
-    if suffered:
-        parts.append(
-            ngettext("%(name)s subit un critique.", "%(name)s subit %(n)d critiques.", suffered)
-            % {"name": name, "n": suffered}
-        )
-    if riposter.status == CombatantStatus.DEAD:
-        parts.append(_("%(name)s est mort.") % {"name": name})
-    elif riposter.status == CombatantStatus.UNCONSCIOUS:
-        parts.append(_("%(name)s perd connaissance.") % {"name": name})
+    parts += _what_befell(riposter, (result.get("aggravation") or {}).get("attacker", 0))
     return " ".join(parts)
+
+
+def _what_befell(combatant: Combatant, criticals: int) -> list[str]:
+    """The criticals a combatant suffered in a blow and the state it is left in, told once."""
+    name, told = combatant.name, []
+    if criticals:
+        told.append(
+            ngettext("%(name)s subit un critique.", "%(name)s subit %(n)d critiques.", criticals)
+            % {"name": name, "n": criticals}
+        )
+    if combatant.status == CombatantStatus.DEAD:
+        told.append(_("%(name)s est mort.") % {"name": name})
+    elif combatant.status == CombatantStatus.UNCONSCIOUS:
+        told.append(_("%(name)s perd connaissance.") % {"name": name})
+    return told
 
 
 def blow_text(result: dict[str, Any], target: Combatant, gauge: str) -> str:
@@ -235,16 +241,7 @@ def blow_text(result: dict[str, Any], target: Combatant, gauge: str) -> str:
         parts.append(_("Une attaque ne fait aucun dégât à %(name)s.") % {"name": name})
     if result.get("reply_damage"):
         parts.append(_("La réplique %(of_name)s porte.") % {"of_name": de(name)})
-    suffered = (result.get("aggravation") or {}).get("defender", 0)
-    if suffered:
-        parts.append(
-            ngettext("%(name)s subit un critique.", "%(name)s subit %(n)d critiques.", suffered)
-            % {"name": name, "n": suffered}
-        )
-    if target.status == CombatantStatus.DEAD:
-        parts.append(_("%(name)s est mort.") % {"name": name})
-    elif target.status == CombatantStatus.UNCONSCIOUS:
-        parts.append(_("%(name)s perd connaissance.") % {"name": name})
+    parts += _what_befell(target, (result.get("aggravation") or {}).get("defender", 0))
     if result.get("riposte_for") == target.pk:
         parts.append(_("Défense critique : %(name)s peut riposter.") % {"name": name})
     return " ".join(parts)

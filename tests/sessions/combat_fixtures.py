@@ -3,8 +3,10 @@ Brann join in that order, get their initiatives, and round 1 opens on the first 
 
 from django.urls import reverse
 
+from sessions.combat import attacks as ca
 from sessions.combat import fights as combat
 from sessions.models import Combatant, Encounter
+from tests.dice import Faces
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -46,3 +48,24 @@ def running_fight(
     encounter.status, encounter.round, encounter.turn = "running", 1, 1
     encounter.save()
     return encounter
+
+
+def loup_bites(conteur, by, encounter: Encounter, *, faces: Faces, **strike) -> dict:
+    """The Loup (second in the order, made to act) bites Aelis for 5 (Force 3, Mêlée 1 unless
+    `strike` says otherwise); returns the attack waiting for her defence."""
+    Encounter.objects.filter(pk=encounter.pk).update(position=1)
+    encounter.refresh_from_db()
+    bite = {"characteristic": "strength", "skills": ("melee",), "characteristic_value": 3}
+    pending, _new = ca.attack_declare(
+        campaign=conteur,
+        by=by,
+        encounter_id=encounter.pk,
+        turn=encounter.turn,
+        request=ca.AttackRequest(
+            target=encounter.combatants.get(name="Aelis").pk,
+            **{**bite, "skill_level": 1, "damage": 5, **strike},
+        ),
+        idempotency_key="bite",
+        rng=faces,
+    )
+    return pending

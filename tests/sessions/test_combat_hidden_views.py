@@ -7,10 +7,9 @@ from html import unescape
 
 import pytest
 
-from sessions.combat import attacks as ca
 from sessions.models import Encounter, TableEvent
 from tests.dice import Faces
-from tests.sessions.combat_fixtures import HTMX, running_fight, url
+from tests.sessions.combat_fixtures import HTMX, loup_bites, running_fight, url
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -23,24 +22,7 @@ def bitten(campaign, storyteller, as_member, aelis, brann):
     encounter = running_fight(
         conteur, storyteller, aelis, brann, hidden=True, each={"finesse_points": 2}
     )
-    Encounter.objects.filter(pk=encounter.pk).update(position=1)
-    encounter.refresh_from_db()
-    ca.attack_declare(
-        campaign=conteur,
-        by=storyteller,
-        encounter_id=encounter.pk,
-        turn=encounter.turn,
-        request=ca.AttackRequest(
-            target=encounter.combatants.get(name="Aelis").pk,
-            characteristic="strength",
-            skills=("melee",),
-            characteristic_value=3,
-            skill_level=1,
-            damage=5,
-        ),
-        idempotency_key="bite",
-        rng=Faces(7, 2),
-    )
+    loup_bites(conteur, storyteller, encounter, faces=Faces(7, 2))
     return encounter
 
 

@@ -11,9 +11,8 @@ from rest_framework.test import APIClient
 
 from characters.models import CharacterChange
 from sessions.combat import attacks as ca
-from sessions.models import Encounter
 from tests.dice import Faces
-from tests.sessions.combat_fixtures import running_fight
+from tests.sessions.combat_fixtures import loup_bites, running_fight
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -23,23 +22,8 @@ def loup_strikes(campaign, storyteller, player, as_member, aelis, brann, *, hidd
     """The Loup (acting) strikes Aelis, who does not defend: the blow lands on her sheet."""
     conteur = as_member(campaign, storyteller)
     encounter = running_fight(conteur, storyteller, aelis, brann, hidden=hidden)
-    Encounter.objects.filter(pk=encounter.pk).update(position=1)
-    encounter.refresh_from_db()
-    pending, _new = ca.attack_declare(
-        campaign=conteur,
-        by=storyteller,
-        encounter_id=encounter.pk,
-        turn=encounter.turn,
-        request=ca.AttackRequest(
-            target=encounter.combatants.get(name="Aelis").pk,
-            characteristic="strength",
-            characteristic_value=4,
-            skill_level=0,
-            damage=5,
-        ),
-        idempotency_key="bite",
-        rng=Faces(*faces[0]),
-    )
+    bite = {"skills": (), "characteristic_value": 4, "skill_level": 0}
+    pending = loup_bites(conteur, storyteller, encounter, faces=Faces(*faces[0]), **bite)
     result, _new = ca.attack_defend(
         campaign=as_member(campaign, player),
         by=player,

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from sessions.combat import attacks as ca
 from sessions.models import Combatant, Encounter, Roll, TableEvent, Visibility
 from tests.dice import Faces, route_draws
-from tests.sessions.combat_fixtures import HTMX, running_fight, url
+from tests.sessions.combat_fixtures import HTMX, loup_bites, running_fight, url
 from tests.sessions.fixtures import *  # noqa: F403 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -31,24 +31,7 @@ def parried(campaign, storyteller, player, as_member, aelis, brann):
     encounter = running_fight(
         conteur, storyteller, aelis, brann, hidden=True, each={"finesse_points": 2}
     )
-    Encounter.objects.filter(pk=encounter.pk).update(position=1)
-    encounter.refresh_from_db()
-    pending, _new = ca.attack_declare(
-        campaign=conteur,
-        by=storyteller,
-        encounter_id=encounter.pk,
-        turn=encounter.turn,
-        request=ca.AttackRequest(
-            target=encounter.combatants.get(name="Aelis").pk,
-            characteristic="strength",
-            skills=("melee",),
-            characteristic_value=3,
-            skill_level=1,
-            damage=5,
-        ),
-        idempotency_key="bite",
-        rng=Faces(4, 2, then=2),
-    )
+    pending = loup_bites(conteur, storyteller, encounter, faces=Faces(4, 2, then=2))
     result, _new = ca.attack_defend(
         campaign=as_member(campaign, player),
         by=player,
