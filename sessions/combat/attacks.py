@@ -303,6 +303,8 @@ def _target(
         if target is None:
             raise _refused(_("Aucune riposte n'est possible maintenant."))
         return target
+    if not request.target:  # not sent: no field to name
+        raise _refused(_("Choisissez la cible de l'attaque (`target`)."))
     target = by_pk.get(request.target)
     if target is None or (target.hidden and not is_storyteller(campaign)):
         raise violation("target", _("Choisissez une cible de ce combat."))

@@ -17,7 +17,6 @@ from sessions.combat.fights import MAX_COPIES
 from sessions.models import CombatantStatus, EncounterStatus
 
 ID = {"min_value": 1, "max_value": 2**63 - 1}
-TARGET_REQUIRED = "Ce champ est obligatoire."
 
 
 @extend_schema_field(
@@ -286,10 +285,9 @@ class AttackIn(StrikeIn):
     )
 
     def validate(self, data):
-        if data.get("riposte"):
-            data["target"] = 0  # implied: the last blow's attacker (`attacks._target`)
-        elif "target" not in data:
-            raise serializers.ValidationError({"target": [TARGET_REQUIRED]})
+        # A riposte's target is implied (the last blow's attacker); any other attack's is
+        # asked by the service (`attacks._target`), which knows whether this one ripostes.
+        data["target"] = 0 if data.get("riposte") else data.get("target", 0)
         return data
 
 
