@@ -183,6 +183,14 @@ def free_port() -> int:
 
 
 def start_server(port: int) -> subprocess.Popen:
+    # Production settings serve static files through collectstatic's manifest, as `make run`
+    # does (bin/serve): without it, every page a client opens answers 500.
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env=server_env(),
+        check=True,
+    )
     return _load.start_web(ROOT, server_env(), port, WORKERS)
 
 

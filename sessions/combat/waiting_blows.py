@@ -155,11 +155,14 @@ def next_in_line(
 ) -> None:
     """Make the next of an area spell's blows wait for its target (`line`: each blow's target,
     roll and figures, in the order the caster named them). Missed blows land as they come; a
-    target out of the fight by now is passed over. The caller saves the encounter."""
+    target out of the fight by now is passed over, and the blows of a caster removed from the
+    fight go with it. The caller saves the encounter."""
     by_pk = {c.pk: c for c in encounter_combatants(encounter)}
     while line:
         item, line = line[0], line[1:]
-        caster, target = by_pk[item["attacker"]], by_pk.get(item["target"])
+        caster, target = by_pk.get(item["attacker"]), by_pk.get(item["target"])
+        if caster is None:
+            return
         if target is None or target.status in OUT:
             continue
         roll = Roll.objects.get(pk=item["roll"])

@@ -676,3 +676,16 @@ def test_the_riposte_panel_says_the_spells_blows_wait(
     page = storyteller_client.get(f"/campaigns/{conteur.pk}/table/").content.decode()
     assert "Ombre peut riposter contre Aelis" in page
     assert "Les autres coups du sort de zone attendent cette riposte" in page
+
+
+def test_a_target_fallen_before_the_spell_resolves_is_passed_over(
+    conteur, storyteller, fight, aelis
+):
+    """The spell's blows reach only those still in the fight: Brann, dead meanwhile, gets
+    none; the Ombre's waits first."""
+    sorcerer(aelis)
+    fireball(conteur, storyteller, fight, "Brann", "Ombre")
+    to_next_round(conteur, storyteller)
+    Combatant.objects.filter(name="Brann").update(status="dead")
+    resolve(conteur, storyteller)
+    assert Encounter.objects.get().pending_attack["target"] == named("Ombre").pk
