@@ -240,6 +240,17 @@ def recreate_database(admin_url: str, name: str, env: dict[str, str], root: Path
     )
 
 
+def collect_static(tree: Path, env: dict[str, str]) -> None:
+    """collectstatic, as `make run` does (bin/serve): production settings serve static files
+    through its manifest, and without it every page answers 500."""
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=tree,
+        env=env,
+        check=True,
+    )
+
+
 def start_web(tree: Path, env: dict[str, str], port: int, workers: int, *args: str):
     """bin/web, the production web tier, from `tree` on 127.0.0.1:`port` (extra gunicorn `args`),
     returned once /healthz answers."""

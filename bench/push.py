@@ -183,14 +183,7 @@ def free_port() -> int:
 
 
 def start_server(port: int) -> subprocess.Popen:
-    # Production settings serve static files through collectstatic's manifest, as `make run`
-    # does (bin/serve): without it, every page a client opens answers 500.
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=ROOT,
-        env=server_env(),
-        check=True,
-    )
+    _load.collect_static(ROOT, server_env())
     return _load.start_web(ROOT, server_env(), port, WORKERS)
 
 

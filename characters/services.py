@@ -91,14 +91,14 @@ def field_value(character: Character, field: str) -> Any:
         return None if species is None else {"id": species.pk, "name": species.name}
     if field in COMPENDIUM_MODELS:
         return [{"id": e.pk, "name": e.name} for e in getattr(character, field).all()]
-    row_field = _row_field(field)
+    row_field = row_field_of(field)
     if row_field is not None:
         relation, key = row_field
         return _row_value(_rows(character, relation).get(key))
     return getattr(character, field)
 
 
-def _row_field(field: str) -> tuple[str, str] | None:
+def row_field_of(field: str) -> tuple[str, str] | None:
     """("skills", "tir") for the history field "skills.tir"; None for a field that is no row."""
     relation, dot, key = field.partition(".")
     return (relation, key) if dot and relation in ROW_RELATIONS else None
@@ -538,68 +538,6 @@ def character_entries_set(
     return character_record_changes(
         locked, changes={relation: (old, new)}, by=by, action=action, update_fields=[]
     )
-
-
-# --- history ---------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def character_change_restore(*, change: CharacterChange, by) -> Character:
-    """Put back the value a field had before `change` (the Conteur's undo); recorded too."""
-    field, value = change.field, change.old_value
-    character = change.character_id
-    if field in SHEET_FIELDS:
-        return character_update(
-            character=character,
-            changes={field: value},
-            version=None,
-            by=by,
-            action=ChangeAction.RESTORE,
-            storyteller=True,
-        )
-    if field in COMPENDIUM_MODELS:
-        return character_entries_set(
-            character=character,
-            relation=field,
-            ids=value or [],
-            version=None,
-            by=by,
-            action=ChangeAction.RESTORE,
-        )
-    row_field = _row_field(field)
-    if row_field is None:
-        raise ValidationError("Cette modification ne peut pas être restaurée.")
-    _row_restore(character, *row_field, value=value, by=by)
-    return Character.objects.get(pk=character)
-
-
-def _row_restore(character: int, relation: str, key: str, *, value, by) -> None:
-    """Put a skill or language row back as the history's `value` (None: there was none)."""
-    if value is None:
-        remove = character_skill_remove if relation == "skills" else character_language_remove
-        remove(character=character, key=key, version=None, by=by)
-    elif relation == "skills":
-        kind = SkillKind.SKILL if key in reference.SKILLS_BY_KEY else SkillKind.FORGOTTEN_DOMAIN
-        character_skill_set(
-            character=character,
-            key=key,
-            kind=kind,
-            level=value["level"],
-            expertises=value["expertises"],
-            version=None,
-            by=by,
-            action=ChangeAction.RESTORE,
-        )
-    else:
-        character_language_set(
-            character=character,
-            key=key,
-            level=value["level"],
-            writing=value["writing"],
-            version=None,
-            by=by,
-            action=ChangeAction.RESTORE,
-        )
 
 
 @transaction.atomic

@@ -38,6 +38,7 @@ from characters.forms import (
     StabiliseForm,
 )
 from characters.models import CharacterChange, SkillKind
+from characters.restore import character_change_restore
 from characters.selectors import (
     character_get_for_editor,
     character_get_for_sheet,
@@ -46,7 +47,6 @@ from characters.selectors import (
 )
 from characters.services import (
     SheetConflict,
-    character_change_restore,
     character_entries_set,
     character_language_remove,
     character_language_set,

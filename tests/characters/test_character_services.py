@@ -6,9 +6,9 @@ from django.db import connection
 
 from campaigns.models import Species
 from characters.models import CharacterChange
+from characters.restore import character_change_restore
 from characters.services import (
     SheetConflict,
-    character_change_restore,
     character_entries_set,
     character_language_set,
     character_skill_remove,
