@@ -37,9 +37,8 @@ from sessions.combat import spells as combat_spells
 from sessions.combat.forms import CHARACTERISTIC_CHOICES, GAUGE_CHOICES, SKILL_CHOICES
 from sessions.combat.tracker_actions import (
     BACK_TO,
-    action_response,
     form_errors,
-    service_refusal,
+    tracker_action,
 )
 from sessions.forms import fresh_key
 from sessions.models import Encounter
@@ -302,19 +301,19 @@ def spell_cast(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResp
         form.is_valid()
         context = _context(request, campaign, encounter, form, _preview(campaign, encounter, form))
         return render(request, "sessions/combat_spell.html", context)
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    error = service_refusal(
-        lambda: spell_casts.spell_cast(
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: spell_casts.spell_cast(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
-            turn=form.cleaned_data["turn"],
+            turn=data["turn"],
             request=form.spell_request(),
-            idempotency_key=form.cleaned_data["idempotency_key"],
-        )
+            idempotency_key=data["idempotency_key"],
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 @login_required
@@ -324,14 +323,14 @@ def spell_resolve(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpR
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = ResolveForm(request.POST)
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    error = service_refusal(
-        lambda: spell_casts.spell_resolve(
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: spell_casts.spell_resolve(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
-            turn=form.cleaned_data["turn"],
-        )
+            turn=data["turn"],
+        ),
     )
-    return action_response(request, campaign, error)

@@ -47,3 +47,11 @@ def service_refusal(call) -> str | None:
     except PermissionDenied as error:
         return str(error)
     return None
+
+
+def tracker_action(request: HtmxHttpRequest, campaign: Campaign, form, act) -> HttpResponse:
+    """A tracker's form posted: its shape errors, else `act(cleaned_data)` — the service, whose
+    refusal is shown — then the tracker (`action_response`)."""
+    if not form.is_valid():
+        return action_response(request, campaign, form_errors(form))
+    return action_response(request, campaign, service_refusal(lambda: act(form.cleaned_data)))

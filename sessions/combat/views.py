@@ -54,6 +54,7 @@ from sessions.combat.tracker_actions import (
     action_response,
     form_errors,
     service_refusal,
+    tracker_action,
 )
 from sessions.injuries import open_injuries
 from sessions.models import Combatant, PlaySession, StatBlock
@@ -145,11 +146,11 @@ def combatants_block(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> Ht
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = BlockJoinForm(request.POST, blocks=StatBlock.objects.filter(campaign=campaign))
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    data = form.cleaned_data
-    error = service_refusal(
-        lambda: combat.combatants_add(
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: combat.combatants_add(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
@@ -157,9 +158,8 @@ def combatants_block(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> Ht
                 campaign, data["stat_block"], data["count"], data["hidden"]
             ),
             idempotency_key=data["idempotency_key"],
-        )
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 @login_required
@@ -168,11 +168,11 @@ def combatants_quick(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> Ht
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = QuickNpcForm(request.POST)
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    data = form.cleaned_data
-    error = service_refusal(
-        lambda: combat.combatants_add(
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: combat.combatants_add(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
@@ -180,9 +180,8 @@ def combatants_quick(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> Ht
                 data["name"], data["finesse"], data["combativeness"], data["hidden"]
             ),
             idempotency_key=data["idempotency_key"],
-        )
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 @login_required
@@ -275,18 +274,18 @@ def combatant_status(
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = StatusForm(request.POST)
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    error = service_refusal(
-        lambda: combat.combatant_set_status(
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: combat.combatant_set_status(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
             combatant_id=combatant_pk,
-            status=form.cleaned_data["status"],
-        )
+            status=data["status"],
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 @explains_refusal
@@ -421,20 +420,20 @@ def attack(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
     form = AttackForm(
         request.POST, targets=encounter.combatants.all(), injuries=_fight_injuries(encounter)
     )
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    error = service_refusal(
-        lambda: combat_attacks.attack_declare(
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: combat_attacks.attack_declare(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
-            turn=form.cleaned_data["turn"],
+            turn=data["turn"],
             request=AttackRequest(**form.strike()),
-            idempotency_key=form.cleaned_data["idempotency_key"],
-            profile=form.cleaned_data["profile"],
-        )
+            idempotency_key=data["idempotency_key"],
+            profile=data["profile"],
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 def _fight_injuries(encounter) -> list:
@@ -491,14 +490,14 @@ def regeneration(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpRe
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = RegenerationForm(request.POST)
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    error = service_refusal(
-        lambda: combat_regeneration.regeneration_force(
-            campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
-        )
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: combat_regeneration.regeneration_force(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk, **data
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 # --- grapples (§13) ----------------------------------------------------------------------------
@@ -511,19 +510,19 @@ def grapple(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpRespons
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = GrappleForm(request.POST, targets=encounter.combatants.all(), prefix="grapple")
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    error = service_refusal(
-        lambda: combat_attacks.attack_declare(
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: combat_attacks.attack_declare(
             campaign=campaign,
             by=request.user,
             encounter_id=encounter.pk,
-            turn=form.cleaned_data["turn"],
+            turn=data["turn"],
             request=AttackRequest(**form.strike()),
-            idempotency_key=form.cleaned_data["idempotency_key"],
-        )
+            idempotency_key=data["idempotency_key"],
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 @login_required
@@ -533,14 +532,14 @@ def escape(request: HtmxHttpRequest, pk: int, encounter_pk: int) -> HttpResponse
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     encounter = cs.encounter_get(campaign=campaign, pk=encounter_pk)
     form = EscapeForm(request.POST)
-    if not form.is_valid():
-        return action_response(request, campaign, form_errors(form))
-    error = service_refusal(
-        lambda: combat_grapples.grapple_escape(
-            campaign=campaign, by=request.user, encounter_id=encounter.pk, **form.cleaned_data
-        )
+    return tracker_action(
+        request,
+        campaign,
+        form,
+        lambda data: combat_grapples.grapple_escape(
+            campaign=campaign, by=request.user, encounter_id=encounter.pk, **data
+        ),
     )
-    return action_response(request, campaign, error)
 
 
 @login_required
