@@ -59,10 +59,22 @@ def _answer(request: HtmxHttpRequest, campaign, *, done: str = "", form=None, er
     return redirect("campaigns:settings", pk=campaign.pk)
 
 
-@explains_refusal
-@login_required
-@require_POST
-@vary_on_headers("HX-Request")
+def _conteur_post(view):
+    """A POST of the Conteur on the section (404 for anyone else), its answer varying with
+    HTMX."""
+    return explains_refusal(login_required(require_POST(vary_on_headers("HX-Request")(view))))
+
+
+def _acted(request: HtmxHttpRequest, campaign, act, done: str) -> HttpResponse:
+    """Run `act` on the campaign's hook: its refusal shown, else `done`."""
+    try:
+        act(campaign=campaign)
+    except ValidationError as error:
+        return _answer(request, campaign, error=" ".join(error.messages))
+    return _answer(request, campaign, done=done)
+
+
+@_conteur_post
 def webhook_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
     form = WebhookForm(request.POST)
@@ -76,38 +88,21 @@ def webhook_save(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _answer(request, campaign, form=form)
 
 
-@explains_refusal
-@login_required
-@require_POST
-@vary_on_headers("HX-Request")
+@_conteur_post
 def webhook_test(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    try:
-        webhooks.webhook_test(campaign=campaign)
-    except ValidationError as error:
-        return _answer(request, campaign, error=" ".join(error.messages))
     done = _("Message de test envoyé : vérifiez le salon, puis actualisez cette page.")
-    return _answer(request, campaign, done=done)
+    return _acted(request, campaign, webhooks.webhook_test, done)
 
 
-@explains_refusal
-@login_required
-@require_POST
-@vary_on_headers("HX-Request")
+@_conteur_post
 def webhook_enable(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    try:
-        webhooks.webhook_enable(campaign=campaign)
-    except ValidationError as error:
-        return _answer(request, campaign, error=" ".join(error.messages))
-    return _answer(request, campaign, done=_("Webhook réactivé."))
+    return _acted(request, campaign, webhooks.webhook_enable, _("Webhook réactivé."))
 
 
-@explains_refusal
-@login_required
-@require_POST
-@vary_on_headers("HX-Request")
+@_conteur_post
 def webhook_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_storyteller(user=request.user, pk=pk)
-    webhooks.webhook_delete(campaign=campaign)
-    return _answer(request, campaign, done=_("Webhook supprimé : plus rien n'est publié."))
+    done = _("Webhook supprimé : plus rien n'est publié.")
+    return _acted(request, campaign, webhooks.webhook_delete, done)
