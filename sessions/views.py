@@ -310,6 +310,25 @@ def _nothing_new(after: int) -> HttpResponse:
     return response
 
 
+def _morale_context(request: HtmxHttpRequest, campaign: Campaign, **extra) -> dict:
+    return {
+        "campaign": campaign,
+        "is_storyteller": is_storyteller(campaign),
+        "panel": selectors.morale_panel(campaign=campaign, user=request.user),
+        **extra,
+    }
+
+
+def _morale_answer(
+    request: HtmxHttpRequest, campaign: Campaign, error: str | None, forms: dict | None = None
+) -> HttpResponse:
+    """The Moral panel after one of its writes (HTMX): the refusal shown, or the log polled at
+    once for what the write told."""
+    context = _morale_context(request, campaign, morale_error=error, **(forms or {}))
+    response = render(request, "sessions/page.html#morale", context)
+    return trigger_client_event(response, POLL_NOW) if not error else response
+
+
 @table_login_required
 @require_GET
 @vary_on_headers("HX-Request")
@@ -317,15 +336,7 @@ def morale_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     if not request.htmx:
         return redirect("sessions:table", pk=pk)
-    return render(
-        request,
-        "sessions/page.html#morale",
-        {
-            "campaign": campaign,
-            "is_storyteller": is_storyteller(campaign),
-            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
-        },
-    )
+    return render(request, "sessions/page.html#morale", _morale_context(request, campaign))
 
 
 @login_required
@@ -350,17 +361,7 @@ def morale_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, change.event.summary)
         return redirect("sessions:table", pk=pk)
-    response = render(
-        request,
-        "sessions/page.html#morale",
-        {
-            "campaign": campaign,
-            "is_storyteller": is_storyteller(campaign),
-            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
-            "morale_error": error,
-        },
-    )
-    return trigger_client_event(response, POLL_NOW) if not error else response
+    return _morale_answer(request, campaign, error)
 
 
 def _panel_write(request: HtmxHttpRequest, campaign: Campaign, form, write, form_name: str):
@@ -380,18 +381,7 @@ def _panel_write(request: HtmxHttpRequest, campaign: Campaign, form, write, form
         else:
             messages.success(request, event.summary)
         return redirect("sessions:table", pk=campaign.pk)
-    response = render(
-        request,
-        "sessions/page.html#morale",
-        {
-            "campaign": campaign,
-            "is_storyteller": is_storyteller(campaign),
-            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
-            "morale_error": error,
-            form_name: form if error else None,
-        },
-    )
-    return trigger_client_event(response, POLL_NOW) if not error else response
+    return _morale_answer(request, campaign, error, {form_name: form if error else None})
 
 
 @login_required
@@ -480,17 +470,7 @@ def injury_heal(request: HtmxHttpRequest, pk: int, injury_pk: int) -> HttpRespon
         if error:
             messages.error(request, error)
         return redirect("sessions:table", pk=pk)
-    response = render(
-        request,
-        "sessions/page.html#morale",
-        {
-            "campaign": campaign,
-            "is_storyteller": is_storyteller(campaign),
-            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
-            "morale_error": error,
-        },
-    )
-    return trigger_client_event(response, POLL_NOW) if not error else response
+    return _morale_answer(request, campaign, error)
 
 
 @login_required
@@ -514,14 +494,4 @@ def exhaustion_change(request: HtmxHttpRequest, pk: int, character_pk: int) -> H
         if encounter.isascii() and encounter.isdigit():
             return redirect("sessions:combat_screen", pk, int(encounter))
         return redirect("sessions:table", pk=pk)
-    response = render(
-        request,
-        "sessions/page.html#morale",
-        {
-            "campaign": campaign,
-            "is_storyteller": is_storyteller(campaign),
-            "panel": selectors.morale_panel(campaign=campaign, user=request.user),
-            "morale_error": error,
-        },
-    )
-    return trigger_client_event(response, POLL_NOW) if not error else response
+    return _morale_answer(request, campaign, error)
