@@ -37,7 +37,7 @@ from sessions.combat import summary as combat_summary
 from sessions.combat import waiting_blows
 from sessions.combat.harm import Fighter, block_finesse, character_finesse, npc_profile
 from sessions.combat.holds import holds_ended
-from sessions.combat.notify import turn_notify
+from sessions.combat.notify import slot_name, turn_notify
 from sessions.combat.rollers import roller_alterations
 from sessions.combat.steps import (
     Lines,
@@ -325,7 +325,7 @@ def round_order(combatants: list[Combatant]) -> list[dict[str, int]]:
 def _order_lines(lines: Lines, encounter: Encounter, by_pk: dict[int, Combatant]) -> None:
     def names(hidden: bool) -> str:
         return ", ".join(
-            _slot_name(by_pk[s["combatant"]], s["pass"])
+            slot_name(by_pk[s["combatant"]].name, s["pass"])
             for s in encounter.order
             if by_pk[s["combatant"]].hidden == hidden
         )
@@ -343,14 +343,10 @@ def _order_lines(lines: Lines, encounter: Encounter, by_pk: dict[int, Combatant]
         )
 
 
-def _slot_name(combatant: Combatant, n: int) -> str:
-    return combatant.name if n == 1 else f"{combatant.name} ({n}ᵉ action)"
-
-
 def _acts_now(lines: Lines, encounter: Encounter, by_pk: dict[int, Combatant], by) -> None:
     slot = encounter.order[encounter.position]
     combatant = by_pk[slot["combatant"]]
-    text = _("À %(name)s d'agir.") % {"name": _slot_name(combatant, slot["pass"])}
+    text = _("À %(name)s d'agir.") % {"name": slot_name(combatant.name, slot["pass"])}
     lines.add(combatant, text)
     turn_notify(encounter, combatant, slot["pass"], by)
 

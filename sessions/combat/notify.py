@@ -27,7 +27,7 @@ def turn_notify(encounter: Encounter, combatant: Combatant, number: int, by) -> 
         user_id=character.owner_id, key__startswith=prefix, read_at__isnull=True
     ).update(read_at=timezone.now())
     text = _("À %(name)s d'agir (tour %(round)d).") % {
-        "name": character.name if number == 1 else f"{character.name} ({number}ᵉ action)",
+        "name": slot_name(character.name, number),
         "round": encounter.round,
     }
     notify(
@@ -74,3 +74,10 @@ def defence_notify(encounter: Encounter, target: Combatant, by, *, masked: bool,
             )
         ]
     )
+
+
+def slot_name(name: str, number: int) -> str:
+    """A combatant's name in the initiative order, with its action's number past the first."""
+    if number == 1:
+        return name
+    return _("%(name)s (%(number)dᵉ action)") % {"name": name, "number": number}
