@@ -10,6 +10,7 @@ from functools import wraps
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, Membership, Role
 
@@ -30,7 +31,7 @@ def campaign_get_for_member(*, user, pk: int) -> Campaign:
     """The campaign, with `.membership` set to the user's; 404 for anyone else."""
     membership = membership_get(user=user, campaign_id=pk)
     if membership is None:
-        raise Http404("Campagne introuvable.")
+        raise Http404(_("Campagne introuvable."))
     campaign = membership.campaign
     campaign.membership = membership
     return campaign
@@ -45,7 +46,7 @@ def campaign_get_for_storyteller(*, user, pk: int) -> Campaign:
 
 def require_storyteller(campaign: Campaign) -> None:
     if campaign.membership.role != Role.STORYTELLER:
-        raise PermissionDenied("Seul le Conteur de la campagne peut faire cela.")
+        raise PermissionDenied(_("Seul le Conteur de la campagne peut faire cela."))
 
 
 def is_storyteller(campaign: Campaign) -> bool:

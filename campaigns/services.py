@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaigns import compendium_examples
 from campaigns.models import (
@@ -59,7 +60,7 @@ def membership_remove(*, membership: Membership) -> None:
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == Role.STORYTELLER:
         raise ValidationError(
-            "Le Conteur ne peut pas être retiré : confiez d'abord le rôle à un autre membre."
+            _("Le Conteur ne peut pas être retiré : confiez d'abord le rôle à un autre membre.")
         )
     membership.delete()
 
@@ -77,7 +78,7 @@ def storyteller_hand_over(*, campaign: Campaign, to: Membership) -> Membership:
     current = memberships.get(role=Role.STORYTELLER)
     target = memberships.get(pk=to.pk)
     if target.pk == current.pk:
-        raise ValidationError("Ce membre est déjà le Conteur.")
+        raise ValidationError(_("Ce membre est déjà le Conteur."))
     current.role = Role.PLAYER
     current.save(update_fields=["role"])
     target.role = Role.STORYTELLER
@@ -91,10 +92,13 @@ def invitation_create(
 ) -> Invitation:
     if not 1 <= days <= INVITATION_DAYS_MAX:
         raise ValidationError(
-            {"days": f"La durée de validité doit être entre 1 et {INVITATION_DAYS_MAX} jours."}
+            {
+                "days": _("La durée de validité doit être entre 1 et %(days)s jours.")
+                % {"days": INVITATION_DAYS_MAX}
+            }
         )
     if not 1 <= max_uses <= 100:
-        raise ValidationError({"max_uses": "Le nombre d'utilisations doit être entre 1 et 100."})
+        raise ValidationError({"max_uses": _("Le nombre d'utilisations doit être entre 1 et 100.")})
     return Invitation.objects.create(
         campaign=campaign,
         created_by=by,
@@ -129,20 +133,20 @@ def invitation_problem(invitation: Invitation | None, *, user) -> str | None:
     """Why this invitation cannot be used by this user now, in French; None if it can. A visitor
     not signed in is told only what is wrong with the link itself."""
     if invitation is None:
-        return "Ce lien d'invitation n'existe pas."
+        return _("Ce lien d'invitation n'existe pas.")
     if invitation.revoked_at is not None:
-        return "Ce lien d'invitation a été révoqué par le Conteur."
+        return _("Ce lien d'invitation a été révoqué par le Conteur.")
     if invitation.expires_at <= timezone.now():
-        return "Ce lien d'invitation a expiré : demandez-en un nouveau au Conteur."
+        return _("Ce lien d'invitation a expiré : demandez-en un nouveau au Conteur.")
     membership = None
     if user.is_authenticated:
         membership = Membership.objects.filter(campaign=invitation.campaign_id, user=user).first()
     if membership is not None:
         if membership.role == Role.STORYTELLER:
-            return "Vous êtes le Conteur de cette campagne : ce lien est pour vos joueurs."
-        return "Vous êtes déjà membre de cette campagne."
+            return _("Vous êtes le Conteur de cette campagne : ce lien est pour vos joueurs.")
+        return _("Vous êtes déjà membre de cette campagne.")
     if invitation.uses >= invitation.max_uses:
-        return "Ce lien d'invitation a déjà servi autant de fois que permis."
+        return _("Ce lien d'invitation a déjà servi autant de fois que permis.")
     return None
 
 
@@ -159,7 +163,7 @@ def invitation_accept(*, token: str, user) -> Membership:
                 campaign_id=invitation.campaign_id, user=user, role=Role.PLAYER
             )
     except IntegrityError as error:
-        raise ValidationError("Vous êtes déjà membre de cette campagne.") from error
+        raise ValidationError(_("Vous êtes déjà membre de cette campagne.")) from error
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
     return membership
@@ -177,7 +181,7 @@ def entry_save(*, entry):
             entry.save()
     except IntegrityError as error:
         raise ValidationError(
-            "Une entrée identique vient d'être enregistrée : rechargez la page."
+            _("Une entrée identique vient d'être enregistrée : rechargez la page.")
         ) from error
     campaign_revision_bump(entry.campaign_id)
     return entry

@@ -438,7 +438,7 @@ SECTIONS = {
 
 def _section(slug: str) -> Section:
     if slug not in SECTIONS:
-        raise Http404("Section inconnue.")
+        raise Http404(_("Section inconnue."))
     return SECTIONS[slug]
 
 

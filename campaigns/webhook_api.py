@@ -5,6 +5,7 @@ The same services as the settings page (`campaigns.webhooks`)."""
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -55,7 +56,7 @@ class WebhookView(InCampaignView):
     def hook(self) -> Webhook:
         hook = selectors.webhook_for_campaign(campaign=self.campaign)
         if hook is None:
-            raise Http404("Cette campagne n'a pas de webhook.")
+            raise Http404(gettext("Cette campagne n'a pas de webhook."))
         return hook
 
     def get_object(self) -> Webhook:
