@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, models, transaction
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from altherion import portability_fights, portability_world
 from campaigns.models import (
@@ -363,17 +364,19 @@ def _fail(message: str) -> PortabilityError:
 
 def _check_header(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _fail("Ce fichier n'est pas un export de campagne Altherion.")
+        raise _fail(_("Ce fichier n'est pas un export de campagne Altherion."))
     if data.get("version") != VERSION:
         raise _fail(
-            f"Version de fichier {data.get('version')!r} inconnue : "
-            f"cette version d'Altherion lit la version {VERSION}."
+            _(
+                "Version de fichier %(found)r inconnue : cette version d'Altherion lit la version %(version)s."
+            )
+            % {"found": data.get("version"), "version": VERSION}
         )
     if not isinstance(data.get("campaign"), dict):
-        raise _fail("Le fichier ne contient pas de campagne.")
+        raise _fail(_("Le fichier ne contient pas de campagne."))
     for key in ("users", *(s.key for s in SECTIONS)):
         if not isinstance(data.get(key, []), list):
-            raise _fail(f"La section « {key} » du fichier doit être une liste.")
+            raise _fail(_("La section « %(key)s » du fichier doit être une liste.") % {"key": key})
 
 
 def _users_import(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
@@ -381,7 +384,7 @@ def _users_import(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]
     wanted = {}
     for row in rows:
         if not isinstance(row, dict) or not isinstance(row.get("username"), str):
-            raise _fail("Un utilisateur du fichier n'a pas de nom d'utilisateur.")
+            raise _fail(_("Un utilisateur du fichier n'a pas de nom d'utilisateur."))
         wanted[row["username"]] = row
     users = {u.username: u for u in user_model.objects.filter(username__in=wanted)}
     created = []
@@ -406,7 +409,10 @@ def _build(
     remap: Remap,
 ) -> models.Model:
     if not isinstance(row, dict):
-        raise _fail(f"Une ligne de « {model._meta.verbose_name} » n'est pas un objet.")
+        raise _fail(
+            _("Une ligne de « %(model)s » n'est pas un objet.")
+            % {"model": model._meta.verbose_name}
+        )
     row = dict(row)
     _fix_values(model, row, remap)
     portability_world.import_row(model, row, users)
@@ -417,14 +423,23 @@ def _build(
         value = row[f.name]
         if _is_user(f):
             if value is not None and value not in users:
-                raise _fail(f"Utilisateur « {value} » inconnu dans le fichier.")
+                raise _fail(
+                    _("Utilisateur « %(value)s » inconnu dans le fichier.") % {"value": value}
+                )
             setattr(obj, f.attname, None if value is None else users[value].pk)
         elif f.is_relation:
             mapped = None if value is None else remap(f.related_model, value)
             if value is not None and mapped is None:
                 raise _fail(
-                    f"« {model._meta.verbose_name} » {row.get('id')} renvoie à "
-                    f"« {f.related_model._meta.verbose_name} » {value}, absent du fichier."
+                    _(
+                        "« %(model)s » %(id)s renvoie à « %(target_model)s » %(target)s, absent du fichier."
+                    )
+                    % {
+                        "model": model._meta.verbose_name,
+                        "id": row.get("id"),
+                        "target_model": f.related_model._meta.verbose_name,
+                        "target": value,
+                    }
                 )
             setattr(obj, f.attname, mapped)
         else:
@@ -440,14 +455,19 @@ def _clean(model: type[models.Model], f: models.Field, raw: Any, local_id: Any) 
     try:
         value = f.to_python(raw)
         if value is None and not f.null:
-            raise ValidationError("Valeur manquante.")
+            raise ValidationError(_("Valeur manquante."))
         if value not in f.empty_values:
             f.validate(value, None)
             f.run_validators(value)
     except ValidationError as error:
         raise _fail(
-            f"« {model._meta.verbose_name} » {local_id}, champ « {f.name} » : "
-            f"{' '.join(str(m) for m in error.messages)}"
+            _("« %(model)s » %(id)s, champ « %(field)s » : %(messages)s")
+            % {
+                "model": model._meta.verbose_name,
+                "id": local_id,
+                "field": f.name,
+                "messages": " ".join(str(m) for m in error.messages),
+            }
         ) from error
     return value
 
@@ -500,9 +520,14 @@ def campaign_import(*, data: Any) -> ImportResult:
     except PortabilityError:
         raise
     except (IntegrityError, DatabaseError) as error:
-        raise _fail(f"Le fichier contredit une règle de la base de données : {error}") from error
+        raise _fail(
+            _("Le fichier contredit une règle de la base de données : %(error)s") % {"error": error}
+        ) from error
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise _fail(f"Le fichier est mal formé ({type(error).__name__} : {error}).") from error
+        raise _fail(
+            _("Le fichier est mal formé (%(kind)s : %(error)s).")
+            % {"kind": type(error).__name__, "error": error}
+        ) from error
 
 
 def _without_hold(row: Any) -> Any:
@@ -533,7 +558,7 @@ def _import(data: dict[str, Any]) -> ImportResult:
         if f.name in campaign_row:
             setattr(campaign, f.attname, _clean(Campaign, f, campaign_row[f.name], 1))
     if not campaign.name:
-        raise _fail("La campagne du fichier n'a pas de nom.")
+        raise _fail(_("La campagne du fichier n'a pas de nom."))
     _create(Campaign, [campaign])
     new_ids[Campaign] = {1: campaign.pk}
 
@@ -548,7 +573,10 @@ def _import(data: dict[str, Any]) -> ImportResult:
         ]
         local_ids = [row.get("id") for row in rows]
         if len(set(local_ids)) != len(local_ids) or not all(isinstance(i, int) for i in local_ids):
-            raise _fail(f"Les identifiants de la section « {section.key} » doivent être uniques.")
+            raise _fail(
+                _("Les identifiants de la section « %(key)s » doivent être uniques.")
+                % {"key": section.key}
+            )
         if model is Roll:
             _unique_keys(objs, [])
         elif model is Advance:
@@ -567,9 +595,15 @@ def _import(data: dict[str, Any]) -> ImportResult:
                     target_id = _target(relation, local_target, users, remap)
                     if target_id is None:
                         raise _fail(
-                            f"« {model._meta.verbose_name} » {row['id']} renvoie à "
-                            f"« {relation.related_model._meta.verbose_name} » {local_target}, "
-                            "absent du fichier."
+                            _(
+                                "« %(model)s » %(id)s renvoie à « %(target_model)s » %(target)s, absent du fichier."
+                            )
+                            % {
+                                "model": model._meta.verbose_name,
+                                "id": row["id"],
+                                "target_model": relation.related_model._meta.verbose_name,
+                                "target": local_target,
+                            }
                         )
                     links.append(through(**{f"{source}_id": obj.pk, f"{target}_id": target_id}))
             through.objects.bulk_create(links, batch_size=500)

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import models
+from django.utils.translation import gettext
 
 from world.images import content_type_of, image_checked
 from world.models import Handout, Page, PageNote, PageRevision
@@ -96,12 +97,12 @@ def put_images(model: type[models.Model], objs: list[models.Model], images: list
 
 def _upload(data_url: Any) -> SimpleUploadedFile:
     if not isinstance(data_url, str) or not data_url.startswith("data:"):
-        raise BadImage("une image doit être une adresse data: en base64")
+        raise BadImage(gettext("une image doit être une adresse data: en base64"))
     header, _, payload = data_url.partition(",")
     if not header.endswith(";base64"):
-        raise BadImage("une image doit être une adresse data: en base64")
+        raise BadImage(gettext("une image doit être une adresse data: en base64"))
     try:
         content = base64.b64decode(payload, validate=True)
     except (binascii.Error, ValueError) as error:
-        raise BadImage("image illisible (base64)") from error
+        raise BadImage(gettext("image illisible (base64)")) from error
     return SimpleUploadedFile("image", content)

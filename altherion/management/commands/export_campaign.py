@@ -4,6 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.translation import gettext as _
 
 from altherion.portability import campaign_export
 from campaigns.models import Campaign
@@ -21,7 +22,10 @@ class Command(BaseCommand):
     def handle(self, *args, campaign_id, output=None, **options):
         campaign = Campaign.objects.filter(pk=campaign_id).first()
         if campaign is None:
-            raise CommandError(f"Aucune campagne n'a l'identifiant {campaign_id}.")
+            raise CommandError(
+                _("Aucune campagne n'a l'identifiant %(campaign_id)s.")
+                % {"campaign_id": campaign_id}
+            )
         text = json.dumps(
             campaign_export(campaign=campaign), cls=DjangoJSONEncoder, ensure_ascii=False, indent=1
         )
@@ -30,4 +34,7 @@ class Command(BaseCommand):
             return
         with open(output, "w", encoding="utf-8") as file:
             file.write(text + "\n")
-        self.stderr.write(f"Campagne « {campaign.name} » exportée dans {output}.")
+        self.stderr.write(
+            _("Campagne « %(name)s » exportée dans %(output)s.")
+            % {"name": campaign.name, "output": output}
+        )

@@ -4,6 +4,7 @@ import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from altherion.portability import PortabilityError, campaign_import
 
@@ -22,24 +23,30 @@ class Command(BaseCommand):
                 with open(path, encoding="utf-8") as file:
                     data = json.load(file)
         except OSError as error:
-            raise CommandError(f"Impossible de lire {path} : {error.strerror}.") from error
+            raise CommandError(
+                _("Impossible de lire %(path)s : %(strerror)s.")
+                % {"path": path, "strerror": error.strerror}
+            ) from error
         except json.JSONDecodeError as error:
             raise CommandError(
-                f"{path} n'est pas du JSON valide (ligne {error.lineno}, colonne {error.colno})."
+                _("%(path)s n'est pas du JSON valide (ligne %(lineno)s, colonne %(colno)s).")
+                % {"path": path, "lineno": error.lineno, "colno": error.colno}
             ) from error
         try:
             result = campaign_import(data=data)
         except PortabilityError as error:
-            raise CommandError(f"Import refusé, rien n'a changé : {error}") from error
+            raise CommandError(
+                _("Import refusé, rien n'a changé : %(error)s") % {"error": error}
+            ) from error
         campaign = result.campaign
         self.stdout.write(
             self.style.SUCCESS(
-                f"Campagne « {campaign.name} » importée (identifiant {campaign.pk})."
+                _("Campagne « %(name)s » importée (identifiant %(pk)s).")
+                % {"name": campaign.name, "pk": campaign.pk}
             )
         )
         if result.created_users:
             self.stdout.write(
-                "Utilisateurs créés, sans mot de passe utilisable (à réinitialiser) : "
-                + ", ".join(result.created_users)
-                + "."
+                _("Utilisateurs créés, sans mot de passe utilisable (à réinitialiser) : %(users)s.")
+                % {"users": ", ".join(result.created_users)}
             )

@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext as _
 
 from altherion.demo import DEMO_USERS, demo_seed
 
@@ -8,8 +9,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         campaign = demo_seed()
-        self.stdout.write(self.style.SUCCESS("Données de démonstration prêtes."))
-        self.stdout.write(f"Campagne de démonstration : {campaign.name}")
-        self.stdout.write("Identifiants de démonstration :")
+        self.stdout.write(self.style.SUCCESS(_("Données de démonstration prêtes.")))
+        self.stdout.write(_("Campagne de démonstration : %(name)s") % {"name": campaign.name})
+        self.stdout.write(_("Identifiants de démonstration :"))
         for demo in DEMO_USERS:
             self.stdout.write(f"  {demo.role:<8}  {demo.username} / {demo.password}")
