@@ -23,6 +23,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -124,7 +126,7 @@ def _body(request: Request) -> dict:
     """The request's JSON object (a list, a string or a number is refused)."""
     if not isinstance(request.data, dict):
         raise exceptions.ValidationError(
-            {"non_field_errors": ["Envoyez un objet JSON (des champs entre accolades)."]}
+            {"non_field_errors": [_("Envoyez un objet JSON (des champs entre accolades).")]}
         )
     return request.data
 
@@ -140,7 +142,7 @@ def _body_version(request: Request) -> dict:
     """`{"version": …}` of a body-less write (DELETE): If-Match or an integer `version`."""
     version = _body(request).get("version") if request.data else None
     if version is not None:
-        _row_id(version, "version", "La version est un nombre entier positif.")
+        _row_id(version, "version", _("La version est un nombre entier positif."))
     return {"version": version}
 
 
@@ -175,7 +177,7 @@ def _version(request: Request, data: dict) -> tuple[int, bool]:
             raise exceptions.ValidationError(
                 {
                     "If-Match": [
-                        'En-tête If-Match invalide : attendu l\'ETag de la fiche ou "<version>".'
+                        _('En-tête If-Match invalide : attendu l\'ETag de la fiche ou "<version>".')
                     ]
                 }
             )
@@ -187,7 +189,9 @@ def _version(request: Request, data: dict) -> tuple[int, bool]:
 
 class _PreconditionRequired(exceptions.APIException):
     status_code = PRECONDITION_REQUIRED
-    default_detail = "Indiquez la version lue : champ « version » ou en-tête If-Match."
+    default_detail = gettext_lazy(
+        "Indiquez la version lue : champ « version » ou en-tête If-Match."
+    )
     default_code = "precondition_required"
 
 
@@ -267,7 +271,7 @@ def character_list(request: Request) -> Response:
             queryset = queryset.filter(campaign_id=int(campaign))
         return Response(s.CharacterSummaryOut(queryset, many=True).data)
     campaign_id = _row_id(
-        _body(request).get("campaign"), "campaign", "Indiquez la campagne (identifiant)."
+        _body(request).get("campaign"), "campaign", _("Indiquez la campagne (identifiant).")
     )
     campaign = campaign_get_for_member(user=request.user, pk=campaign_id)
     owner = _owner(request, campaign)
@@ -287,13 +291,13 @@ def _owner(request: Request, campaign):
     owner_id = _body(request).get("owner")
     if owner_id is None or owner_id == request.user.pk:
         return request.user
-    owner_id = _row_id(owner_id, "owner", "Indiquez le joueur (identifiant).")
+    owner_id = _row_id(owner_id, "owner", _("Indiquez le joueur (identifiant)."))
     if not is_storyteller(campaign):
-        raise PermissionDenied("Seul le Conteur peut créer un personnage pour un autre joueur.")
+        raise PermissionDenied(_("Seul le Conteur peut créer un personnage pour un autre joueur."))
     membership = Membership.objects.filter(campaign=campaign, user_id=owner_id).first()
     if membership is None:
         # The campaign's members decide, as a service would: a Django error (400, same shape).
-        raise DjangoValidationError({"owner": ["Ce joueur n'est pas membre de la campagne."]})
+        raise DjangoValidationError({"owner": [_("Ce joueur n'est pas membre de la campagne.")]})
     return membership.user
 
 
@@ -327,7 +331,7 @@ def character_detail(request: Request, pk: int) -> Response:
     data = _validated(s.CharacterPatchIn, request)
     changes = {k: v for k, v in data.items() if k != "version"}
     if not changes:
-        raise exceptions.ValidationError({"non_field_errors": ["Aucun champ à modifier."]})
+        raise exceptions.ValidationError({"non_field_errors": [_("Aucun champ à modifier.")]})
     storyteller = editor.viewer_is_storyteller
 
     def update(version: int):
@@ -382,7 +386,7 @@ SKILLS = RowResource(
     relation="skills",
     row_out=s.SkillOut,
     row_in=s.SkillIn,
-    missing_key="Indiquez la compétence.",
+    missing_key=gettext_lazy("Indiquez la compétence."),
     save=services.character_skill_set,
     remove=services.character_skill_remove,
     values=_skill_values,
@@ -391,7 +395,7 @@ LANGUAGES = RowResource(
     relation="languages",
     row_out=s.LanguageOut,
     row_in=s.LanguageIn,
-    missing_key="Indiquez la langue.",
+    missing_key=gettext_lazy("Indiquez la langue."),
     save=services.character_language_set,
     remove=services.character_language_remove,
     values=_language_values,
@@ -537,7 +541,7 @@ def objective(request: Request, pk: int) -> Response:
     """The Conteur only: an important objective is reached or a new one appears (§1), every Impact
     point comes back, up to the Impact score."""
     if not _editor(request, pk).viewer_is_storyteller:
-        raise PermissionDenied("Seul le Conteur annonce qu'un objectif est atteint.")
+        raise PermissionDenied(_("Seul le Conteur annonce qu'un objectif est atteint."))
     return _action(request, pk, s.ObjectiveIn, condition.character_objective_reached)
 
 
@@ -587,7 +591,7 @@ def character_import(request: Request, campaign_id: int) -> Response:
     owner = _owner(request, campaign)
     payload = _body(request).get("character", request.data)
     if not isinstance(payload, dict):
-        raise exceptions.ValidationError({"character": ["La fiche exportée est un objet JSON."]})
+        raise exceptions.ValidationError({"character": [_("La fiche exportée est un objet JSON.")]})
     return _created(
         request,
         lambda: creation.character_import(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from campaigns.models import Ability, Asset, Branch, CharacterClass, Flaw, Species
 
@@ -25,7 +26,7 @@ def species_in_campaign(campaign_id: int, value: Any) -> Species | None:
     pk = value.get("id") if isinstance(value, dict) else value
     species = Species.objects.filter(campaign_id=campaign_id, pk=pk).first()
     if species is None:
-        raise ValidationError({"species": "Cette espèce n'existe pas dans la campagne."})
+        raise ValidationError({"species": _("Cette espèce n'existe pas dans la campagne.")})
     return species
 
 
@@ -35,5 +36,5 @@ def entries_in_campaign(campaign_id: int, relation: str, ids) -> list:
     wanted = {int(i.get("id") if isinstance(i, dict) else i) for i in ids or []}
     found = list(model.objects.filter(campaign_id=campaign_id, pk__in=wanted))
     if len(found) != len(wanted):
-        raise ValidationError({relation: "Certaines entrées n'existent pas dans la campagne."})
+        raise ValidationError({relation: _("Certaines entrées n'existent pas dans la campagne.")})
     return found

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from characters import sheet
 from characters.models import ChangeAction, Character
@@ -51,7 +53,7 @@ def _gauge_label(gauge: str) -> str:
 
 def _check_gauge(gauge: str) -> None:
     if gauge not in reference.GAUGES:
-        raise ValidationError({"gauge": "Cette constitution n'existe pas."})
+        raise ValidationError({"gauge": _("Cette constitution n'existe pas.")})
 
 
 def _gauge_columns(gauge: str) -> list[str]:
@@ -134,18 +136,27 @@ def _damage_notes(
     label = _gauge_label(gauge)
     notes = [
         f"{label} : {hit.current} → {after.current}"
-        + (f", éphémère {hit.ephemeral} → {after.ephemeral}" if hit.ephemeral else "")
-        + (f", cicatrices {hit.scars} → {after.scars}" if scars else "")
+        + (
+            _(", éphémère %(before)s → %(after)s")
+            % {"before": hit.ephemeral, "after": after.ephemeral}
+            if hit.ephemeral
+            else ""
+        )
+        + (
+            _(", cicatrices %(before)s → %(after)s") % {"before": hit.scars, "after": after.scars}
+            if scars
+            else ""
+        )
         + "."
     ]
     if after.peril and not hit.peril:
-        notes.append(f"{label} en péril jusqu'à stabilisation.")
+        notes.append(_("%(label)s en péril jusqu'à stabilisation.") % {"label": label})
     if outlook.dead:
-        notes.append("Le personnage meurt.")
+        notes.append(_("Le personnage meurt."))
     elif outlook.unconscious:
-        notes.append("Le personnage perd connaissance.")
+        notes.append(_("Le personnage perd connaissance."))
     elif outlook.discouraged:
-        notes.append("Le personnage est découragé.")
+        notes.append(_("Le personnage est découragé."))
     return notes
 
 
@@ -214,9 +225,9 @@ def character_rest(
     reasons = [
         text
         for flag, text in (
-            (slept_badly, "mal dormi"),
-            (ate_badly, "mal mangé"),
-            (whole_day_of_rest, "journée entière de repos"),
+            (slept_badly, _("mal dormi")),
+            (ate_badly, _("mal mangé")),
+            (whole_day_of_rest, _("journée entière de repos")),
         )
         if flag
     ]
@@ -224,7 +235,7 @@ def character_rest(
     if harder:
         notes.append(_injury_note(effects, harder))
     if before["agony"] and not locked.agony:
-        notes.append("Stable : l'Agonie est perdue.")
+        notes.append(_("Stable : l'Agonie est perdue."))
     _record_columns(locked, before=before, by=by, action=ChangeAction.REST)
     return notes
 
@@ -238,7 +249,10 @@ def _injury_note(effects: Sequence[str], harder: Sequence[str]) -> str:
         if e.key in effects and e.harder_rest_gauges
     ]
     gauges = " et ".join(_gauge_label(g) for g in harder)
-    return f"{', '.join(dict.fromkeys(labels))} : {gauges} restaurées un cran plus dur."
+    return _("%(injuries)s : %(gauges)s restaurées un cran plus dur.") % {
+        "injuries": ", ".join(dict.fromkeys(labels)),
+        "gauges": gauges,
+    }
 
 
 def _condition_after_rest(character: Character, *, full: bool) -> None:
@@ -263,7 +277,7 @@ def _rest_note(
         f"{_gauge_label(g)} {before[f'{g}_current']} → {getattr(character, f'{g}_current')}"
         for g in reference.GAUGES
     )
-    return f"Repos {label} : {gauges}."
+    return _("Repos %(label)s : %(gauges)s.") % {"label": label, "gauges": gauges}
 
 
 # --- care ------------------------------------------------------------------------------------
@@ -302,7 +316,7 @@ def character_stabilise(
         action=ChangeAction.STABILISE,
         version=version,
     )
-    return [f"{_gauge_label(gauge)} stabilisée."]
+    return [_("%(gauge)s stabilisée.") % {"gauge": _gauge_label(gauge)}]
 
 
 @transaction.atomic
@@ -344,7 +358,7 @@ def character_objective_reached(
     except RuleError as error:
         raise rule_error_to_validation_error(error) from error
     if not gain:
-        return ["Objectif atteint : les points d'Impact sont déjà au complet."]
+        return [_("Objectif atteint : les points d'Impact sont déjà au complet.")]
     locked.impact_points = before + gain
     validate_sheet(locked)
     character_record_changes(
@@ -355,6 +369,10 @@ def character_objective_reached(
         update_fields=["impact_points"],
     )
     return [
-        f"Objectif atteint : +{gain} point{'s' if gain > 1 else ''} d'Impact "
-        f"({before} → {locked.impact_points})."
+        ngettext(
+            "Objectif atteint : +%(gain)s point d'Impact (%(before)s → %(after)s).",
+            "Objectif atteint : +%(gain)s points d'Impact (%(before)s → %(after)s).",
+            gain,
+        )
+        % {"gain": gain, "before": before, "after": locked.impact_points}
     ]

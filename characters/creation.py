@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaigns.models import Species
 from characters import sheet
@@ -83,7 +84,11 @@ def _creation_entries(campaign_id: int, data: dict[str, Any]) -> dict[str, list]
     for relation in FOUNDING_ONLY:
         if any(e.tier != "founding" for e in entries[relation]):
             raise ValidationError(
-                {relation: "À la création, seules les classes et aptitudes fondatrices s'achètent."}
+                {
+                    relation: _(
+                        "À la création, seules les classes et aptitudes fondatrices s'achètent."
+                    )
+                }
             )
     return entries
 
@@ -179,7 +184,7 @@ def character_create(
     `unspent` holds those sentences (empty when every point was spent)."""
     name = (data.get("name") or "").strip()
     if not name:
-        raise ValidationError({"name": "Donnez un nom au personnage."})
+        raise ValidationError({"name": _("Donnez un nom au personnage.")})
     species, entries, report = _draft(campaign, data)
     if not report.valid:
         raise report_errors(report)
@@ -242,7 +247,7 @@ def _exported_character(
         species = Species.objects.filter(campaign=campaign, name=value).first() if value else None
         if value and species is None:
             errors.setdefault("species", []).append(
-                f"L'espèce « {value} » n'existe pas dans cette campagne."
+                _("L'espèce « %(value)s » n'existe pas dans cette campagne.") % {"value": value}
             )
         character.species = species
     for gauge, value in (data.get("premices") or {}).items():
@@ -260,7 +265,8 @@ def _exported_entries(campaign, data: dict[str, Any], errors: dict[str, list[str
         missing = sorted(set(names) - {e.name for e in found})
         if missing:
             errors.setdefault(relation, []).append(
-                "Absent du compendium de la campagne : " + ", ".join(missing) + "."
+                _("Absent du compendium de la campagne : %(names)s.")
+                % {"names": ", ".join(missing)}
             )
         entries[relation] = found
     return entries
@@ -290,7 +296,9 @@ def character_import(*, campaign, owner, by, data: dict[str, Any]) -> Character:
     matched by name in that campaign. The sheet must satisfy the rules of play (not the
     creation budget: an imported character may have lived)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise ValidationError({"format": f"Format inconnu : attendu « {EXPORT_FORMAT} »."})
+        raise ValidationError(
+            {"format": _("Format inconnu : attendu « %(format)s ».") % {"format": EXPORT_FORMAT}}
+        )
     errors: dict[str, list[str]] = {}
     character = _exported_character(campaign=campaign, owner=owner, by=by, data=data, errors=errors)
     entries = _exported_entries(campaign, data, errors)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from characters.compendium_lookups import COMPENDIUM_MODELS
 from characters.fields import SHEET_FIELDS
@@ -47,7 +48,7 @@ def character_change_restore(*, change: CharacterChange, by) -> Character:
         )
     row_field = row_field_of(field)
     if row_field is None:
-        raise ValidationError("Cette modification ne peut pas être restaurée.")
+        raise ValidationError(_("Cette modification ne peut pas être restaurée."))
     _row_restore(character, *row_field, value=value, by=by)
     return Character.objects.get(pk=character)
 

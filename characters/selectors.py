@@ -20,6 +20,8 @@ from django.db.models import (
 )
 from django.db.models.functions import JSONObject
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign
 from campaigns.policy import ROW_ID_MAX, campaign_get_for_member, is_storyteller
@@ -51,7 +53,7 @@ def can_edit(*, user, character: Character, campaign: Campaign) -> bool:
 
 def _scoped(*, user, character: Character | None) -> Character:
     if character is None:
-        raise Http404("Personnage introuvable.")
+        raise Http404(_("Personnage introuvable."))
     campaign = campaign_get_for_member(user=user, pk=character.campaign_id)
     return _with_rights(user=user, character=character, campaign=campaign)
 
@@ -69,7 +71,7 @@ def _with_rights(*, user, character: Character, campaign: Campaign) -> Character
 def character_get_for_viewer(*, user, pk: int, queryset: QuerySet | None = None) -> Character:
     """The character with `.campaign.membership`, `.can_edit`; 404 unless the user is a member."""
     if not user.is_authenticated or not 0 < pk <= ROW_ID_MAX:
-        raise Http404("Personnage introuvable.")
+        raise Http404(_("Personnage introuvable."))
     queryset = sheet_queryset() if queryset is None else queryset
     return _scoped(user=user, character=queryset.filter(pk=pk).first())
 
@@ -174,7 +176,7 @@ def with_skills_from(character: Character, rows: list[dict] | None) -> None:
     character.skill_list = skills
 
 
-EDITORS_ONLY = "Seuls le joueur du personnage et le Conteur peuvent le modifier."
+EDITORS_ONLY = gettext_lazy("Seuls le joueur du personnage et le Conteur peuvent le modifier.")
 
 
 def character_get_for_editor(*, user, pk: int, queryset: QuerySet | None = None) -> Character:

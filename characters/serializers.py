@@ -1,6 +1,7 @@
 """API shapes: input serializers check types and ranges; output serializers show the sheet with
 its derived values (from `rules`). Input and output are kept apart; services decide the rest."""
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from characters import sheet
@@ -316,7 +317,7 @@ class ClosedMapIn(serializers.Serializer):
     is refused, and the schema says `additionalProperties: false`."""
 
     request_schema_extra = {"additionalProperties": False}
-    unknown_message = "Nom inconnu."
+    unknown_message = gettext_lazy("Nom inconnu.")
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -349,7 +350,7 @@ class CreationLanguageIn(serializers.Serializer):
 class CreationCharacteristicsIn(ClosedMapIn):
     """The nine characteristics by name (those not sent keep their starting value)."""
 
-    unknown_message = "Caractéristique inconnue."
+    unknown_message = gettext_lazy("Caractéristique inconnue.")
 
     def get_fields(self):
         return {
@@ -363,7 +364,7 @@ class CreationCharacteristicsIn(ClosedMapIn):
 class CreationPremicesIn(ClosedMapIn):
     """The prémices of the three gauges by name."""
 
-    unknown_message = "Jauge inconnue."
+    unknown_message = gettext_lazy("Jauge inconnue.")
 
     def get_fields(self):
         return {
@@ -376,7 +377,7 @@ class CreationSkillsIn(ClosedMapIn):
     """The skills by key (`tir`, `melee`…), each with its level and expertises; the others are
     not bought."""
 
-    unknown_message = "Compétence inconnue."
+    unknown_message = gettext_lazy("Compétence inconnue.")
 
     def get_fields(self):
         return {
@@ -388,7 +389,7 @@ class CreationSkillsIn(ClosedMapIn):
 class CreationLanguagesIn(ClosedMapIn):
     """The languages by key (`occidental`…), each with its level and writing."""
 
-    unknown_message = "Langue inconnue."
+    unknown_message = gettext_lazy("Langue inconnue.")
 
     def get_fields(self):
         return {

@@ -19,6 +19,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaigns.policy import ROW_ID_MAX
 from characters import sheet
@@ -58,7 +59,10 @@ class SheetConflict(Exception):
         self.at = at
         self.version = version
         who = by.get_username() if by is not None else "?"
-        super().__init__(f"Modifié entre-temps par {who} : valeur actuelle {current_value!r}.")
+        super().__init__(
+            _("Modifié entre-temps par %(who)s : valeur actuelle %(current_value)r.")
+            % {"who": who, "current_value": current_value}
+        )
 
     @property
     def by_name(self) -> str:
@@ -133,7 +137,7 @@ def _check_version(
     if version is None or version == character.version:
         return
     if version > character.version:
-        raise ValidationError({"version": "Version inconnue : rechargez la fiche."})
+        raise ValidationError({"version": _("Version inconnue : rechargez la fiche.")})
     for change in _newest_changes(character, fields, after=version):
         if asked is None or not _is_own_retry(character, change, asked, by):
             raise SheetConflict(
@@ -287,11 +291,13 @@ def _check_editable(changes: dict[str, Any], *, storyteller: bool) -> None:
     """Refuse fields that are not edited one at a time, and the Conteur's to anyone else."""
     unknown = [f for f in changes if f not in SHEET_FIELDS]
     if unknown:
-        raise ValidationError({f: "Ce champ ne peut pas être modifié ainsi." for f in unknown})
+        raise ValidationError({f: _("Ce champ ne peut pas être modifié ainsi.") for f in unknown})
     if not storyteller:
         reserved = [f for f in changes if SHEET_FIELDS[f].storyteller_only]
         if reserved:
-            raise ValidationError({f: "Seul le Conteur peut modifier ce champ." for f in reserved})
+            raise ValidationError(
+                {f: _("Seul le Conteur peut modifier ce champ.") for f in reserved}
+            )
 
 
 @transaction.atomic
@@ -379,10 +385,10 @@ def character_update_field(
 def checked_skill_kind(key: str, kind: str) -> str:
     """`kind` if `key` fits it: a skill of the rules, or a forgotten domain not named like one."""
     if kind == SkillKind.SKILL and key not in reference.SKILLS_BY_KEY:
-        raise ValidationError({"key": "Cette compétence n'existe pas."})
+        raise ValidationError({"key": _("Cette compétence n'existe pas.")})
     if kind == SkillKind.FORGOTTEN_DOMAIN and key in reference.SKILLS_BY_KEY:
         raise ValidationError(
-            {"key": "Un domaine oublié ne peut pas porter le nom d'une compétence."}
+            {"key": _("Un domaine oublié ne peut pas porter le nom d'une compétence.")}
         )
     return kind
 
@@ -495,7 +501,7 @@ def character_language_set(
     """Add or change a language of the sheet; returns the saved row."""
     locked, rows = _rows_locked(character, relation="languages", key=key, version=version)
     if key not in reference.LANGUAGES_BY_KEY:
-        raise ValidationError({"key": "Cette langue n'existe pas."})
+        raise ValidationError({"key": _("Cette langue n'existe pas.")})
     old = _row_value(rows.get(key))
     row = rows.get(key) or CharacterLanguage(character=locked, key=key)
     row.level, row.writing = level, writing
@@ -525,7 +531,7 @@ def character_entries_set(
 ) -> Character:
     """Replace the owned classes, branches, abilities, assets or flaws of the sheet."""
     if relation not in COMPENDIUM_MODELS:
-        raise ValidationError({"relation": "Type d'entrée inconnu."})
+        raise ValidationError({"relation": _("Type d'entrée inconnu.")})
     locked = character_lock(character)
     _check_version(character=locked, fields=[relation], version=version)
     entries = entries_in_campaign(locked.campaign_id, relation, ids)

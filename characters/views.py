@@ -145,7 +145,7 @@ def character_field(request: HtmxHttpRequest, pk: int, field: str) -> HttpRespon
     """GET: the field's section in edit mode (or back to display with ?cancel). POST: save it."""
     spec = SHEET_FIELDS.get(field)
     if spec is None:
-        raise Http404("Champ inconnu.")
+        raise Http404(_("Champ inconnu."))
     section = section_of(field)
     if request.method == "GET":
         character = character_get_for_sheet(user=request.user, pk=pk)
@@ -219,7 +219,7 @@ def skill_save(request: HtmxHttpRequest, pk: int, key: str) -> HttpResponse:
     character = character_get_for_editor(user=request.user, pk=pk)
     row = next((r for r in character.skills.all() if r.key == key), None)
     if row is None:
-        raise Http404("Compétence absente de la fiche.")
+        raise Http404(_("Compétence absente de la fiche."))
     form = SkillForm(request.POST)
     extra: dict = {}
     if form.is_valid():
@@ -481,7 +481,7 @@ def history_restore(request: HtmxHttpRequest, pk: int, change_pk: int) -> HttpRe
         raise PermissionDenied(_("Seul le Conteur peut restaurer une valeur."))
     change = CharacterChange.objects.filter(character=character, pk=change_pk).first()
     if change is None:
-        raise Http404("Modification introuvable.")
+        raise Http404(_("Modification introuvable."))
     try:
         character_change_restore(change=change, by=request.user)
     except ValidationError as error:
