@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from characters.models import Character, SpecialState
 from characters.services import rule_error_to_validation_error
 from rules import morale as rules_morale
@@ -217,16 +219,28 @@ def sheet_causes(character: Character | None) -> tuple[Cause, ...]:
     if boon:
         causes.append(Cause("boon", boon, rules_states.STATE_LABELS[state]))
     if condition.exhaustion:
-        causes.append(Cause("bane", condition.exhaustion, f"Épuisement {condition.exhaustion}"))
+        causes.append(
+            Cause(
+                "bane",
+                condition.exhaustion,
+                _("Épuisement %(exhaustion)s") % {"exhaustion": condition.exhaustion},
+            )
+        )
     if condition.discouraged:
-        causes.append(Cause("bane", 1, "Découragement"))
+        causes.append(Cause("bane", 1, _("Découragement")))
     if bane:
         causes.append(Cause("bane", bane, rules_states.STATE_LABELS[state]))
     agony = rules_states.effective_agony(condition.agony, state)
     if agony:
-        causes.append(Cause("agony", agony, f"Agonie {agony}"))
+        causes.append(Cause("agony", agony, _("Agonie %(agony)s") % {"agony": agony}))
     elif condition.agony:
-        causes.append(Cause("agony", 0, f"Agonie {condition.agony} ignorée (état spécial)"))
+        causes.append(
+            Cause(
+                "agony",
+                0,
+                _("Agonie %(agony)s ignorée (état spécial)") % {"agony": condition.agony},
+            )
+        )
     return tuple(causes)
 
 
@@ -245,7 +259,7 @@ def check_prepare(
     `state` overrides the character's special state (a roll that enters Acharnement first);
     `injuries` are the roller's injuries the player says hinder this roll (their dice, §8)."""
     if request.characteristic not in CHARACTERISTIC_KEYS:
-        raise violation("characteristic", "Cette caractéristique n'existe pas.")
+        raise violation("characteristic", _("Cette caractéristique n'existe pas."))
     if character is None:
         value, level, substituted = _npc_characteristic(request), request.skill_level or 0, ""
         condition = rules_states.Condition(agony=max(request.npc_agony, 0))
@@ -278,7 +292,7 @@ def _npc_characteristic(request: RollRequest) -> int:
     """A roll without a character gives its characteristic's value itself."""
     if request.characteristic_value is None:
         raise violation(
-            "characteristic_value", "Sans personnage, donnez la valeur de la caractéristique."
+            "characteristic_value", _("Sans personnage, donnez la valeur de la caractéristique.")
         )
     return request.characteristic_value
 
@@ -298,16 +312,18 @@ def _skill_level(request: RollRequest, character: Character) -> int:
         skill = reference.SKILLS_BY_KEY.get(key)
         if skill is not None and not skill.rolled:
             raise violation(
-                "skills", f"{skill.label} est une compétence théorique : elle ne se lance pas."
+                "skills",
+                _("%(label)s est une compétence théorique : elle ne se lance pas.")
+                % {"label": skill.label},
             )
         if skill is None and row is None:
-            raise violation("skills", f"Compétence inconnue : « {key} ».")
+            raise violation("skills", _("Compétence inconnue : « %(key)s ».") % {"key": key})
         levels.append(row.level if row is not None else 0)
     if request.expertise and not any(
         rows.get(key) is not None and rows[key].expertises for key in request.skills
     ):
         raise violation(
-            "expertise", "Ce personnage n'a aucune expertise dans la compétence lancée."
+            "expertise", _("Ce personnage n'a aucune expertise dans la compétence lancée.")
         )
     return combined_skill(*levels)
 
@@ -330,7 +346,9 @@ def _injury_causes(injuries: Sequence[Injury]) -> tuple[Cause, ...]:
     for injury in injuries:
         effect = injury_effect(injury)
         if effect is not None and effect.bane_dice:
-            causes.append(Cause("bane", effect.bane_dice, f"Blessure : {effect.label}"))
+            causes.append(
+                Cause("bane", effect.bane_dice, _("Blessure : %(label)s") % {"label": effect.label})
+            )
     return tuple(causes)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from characters.models import Character
@@ -86,16 +87,22 @@ def critical_suffered(
         ) % {"name": character.name, "aggravation": condition.aggravation, "cost": cost}
         return CriticalSuffered(summary, changes, details)
     if mode != TABLE:
-        raise violation("mode", "Choisissez Résilience ou la table d'Aggravation.")
+        raise violation("mode", _("Choisissez Résilience ou la table d'Aggravation."))
     die = face if face is not None else (rng or system_rng()).randint(1, 10)
     effect = rule_call(lambda: rules_states.aggravation_effect(character.fragility, die))
     after = rules_states.apply_aggravation(condition, effect)
     changes.update(fragility=after.fragility, agony=after.agony, agony_locked=after.agony_locked)
     details.update(die=die, chosen=face is not None, effect=effect.key)
-    how = "choisi par le Conteur" if face is not None else "tiré"
-    summary = (
-        f"{character.name} subit un critique (Aggravation {condition.aggravation}) : "
-        f"d10 {how} {die} sur la ligne Fragilité {character.fragility} → "
-        f"{effect.label} ({effect.description})"
-    )
+    how = _("choisi par le Conteur") if face is not None else _("tiré")
+    summary = _(
+        "%(name)s subit un critique (Aggravation %(aggravation)s) : d10 %(how)s %(die)s sur la ligne Fragilité %(fragility)s → %(label)s (%(description)s)"
+    ) % {
+        "name": character.name,
+        "aggravation": condition.aggravation,
+        "how": how,
+        "die": die,
+        "fragility": character.fragility,
+        "label": effect.label,
+        "description": effect.description,
+    }
     return CriticalSuffered(summary, changes, details, effect if is_lasting(effect) else None)

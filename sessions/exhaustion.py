@@ -28,7 +28,7 @@ def exhaustion_change(*, campaign: Campaign, by, character_id: int, change: int)
         raise violation("change", _("Donnez (+1) ou retirez (−1) un point d'Épuisement."))
     writes.lock_pool(campaign)
     if not Character.objects.filter(campaign=campaign, pk=character_id).exists():
-        raise Http404("Personnage introuvable.")
+        raise Http404(_("Personnage introuvable."))
     character = writes.lock_character(campaign, character_id, "character")
     before = rules_states.Condition(fragility=character.fragility, exhaustion=character.exhaustion)
     after = rules_states.add_exhaustion(before, change)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
@@ -32,24 +33,25 @@ def fate_spend(
     pool loses `points`, logged with the reason. More than the pool holds is refused and changes
     nothing; the same idempotency key from the Conteur returns the event already logged."""
     if not is_storyteller(campaign):
-        raise PermissionDenied("Seul le Conteur dépense la Fatalité.")
+        raise PermissionDenied(_("Seul le Conteur dépense la Fatalité."))
     if visibility not in FATE_SPEND_VISIBILITIES:
-        raise violation("visibility", "Visibilité inconnue pour une dépense de Fatalité.")
+        raise violation("visibility", _("Visibilité inconnue pour une dépense de Fatalité."))
     reason = reason.strip()
     if not reason:
-        raise violation("reason", "Dites en quelques mots à quoi sert la Fatalité.")
+        raise violation("reason", _("Dites en quelques mots à quoi sert la Fatalité."))
     pool = writes.lock_pool(campaign)
     existing = _keyed_event(campaign, by, "fate_spend_key", idempotency_key)
     if existing is not None:
         asked = {"fate_spent": points, "reason": reason, "visibility": visibility}
-        return _replayed(existing, asked, action="une nouvelle dépense")
+        return _replayed(existing, asked, action=_("une nouvelle dépense"))
     left = rule_call(lambda: rules_states.spend_capped(pool.fate, points))
     pool.fate = left
     pool.save(update_fields=["fate", "updated_at"])
     return _created(writes.log_event(
         campaign_id=campaign.pk,
         kind=TableEventKind.MORALE,
-        summary=f"Le Conteur dépense {points} Fatalité ({reason}) : reste {left}.",
+        summary=_("Le Conteur dépense %(points)s Fatalité (%(reason)s) : reste %(left)s.")
+        % {"points": points, "reason": reason, "left": left},
         by=by,
         visibility=visibility,
         payload={"fate_spent": points, "fate": left, "reason": reason,
@@ -60,7 +62,7 @@ def fate_spend(
 def _keyed_event(campaign: Campaign, by, name: str, idempotency_key: str) -> TableEvent | None:
     """The event this user already logged with this idempotency key (under `name`), if any."""
     if not idempotency_key or len(idempotency_key) > 64:
-        raise violation("idempotency_key", "Clé d'idempotence manquante ou trop longue.")
+        raise violation("idempotency_key", _("Clé d'idempotence manquante ou trop longue."))
     return TableEvent.objects.filter(
         campaign=campaign, actor=by, **{f"payload__{name}": idempotency_key}
     ).first()
@@ -97,16 +99,17 @@ def fortune_request(
     existing = _keyed_event(campaign, by, "fortune_request_key", idempotency_key)
     if existing is not None:
         asked = {"character": character_id, "fortune_request": points, "reason": reason}
-        return _replayed(existing, asked, action="une nouvelle demande")
+        return _replayed(existing, asked, action=_("une nouvelle demande"))
     character = writes.lock_character(campaign, character_id, "character")
     writes.require_controller(campaign, character, by)
     if not reason:
-        raise violation("reason", "Dites en quelques mots à quoi sert la Fortune.")
+        raise violation("reason", _("Dites en quelques mots à quoi sert la Fortune."))
     rule_call(lambda: rules_states.spend_capped(character.fortune, points, "Fortune"))
     return _created(writes.log_event(
         campaign_id=campaign.pk,
         kind=TableEventKind.MORALE,
-        summary=f"{character.name} demande à dépenser {points} Fortune ({reason}).",
+        summary=_("%(name)s demande à dépenser %(points)s Fortune (%(reason)s).")
+        % {"name": character.name, "points": points, "reason": reason},
         by=by,
         character=character,
         payload={"fortune_request": points, "reason": reason,
@@ -119,7 +122,7 @@ def fortune_answer(*, campaign: Campaign, by, request_id: int, accept: bool) -> 
     """The Conteur accepts (the points leave the sheet, through its versioned write) or refuses a
     pending Fortune request (§14); either is logged. A request already answered is refused."""
     if not is_storyteller(campaign):
-        raise PermissionDenied("Seul le Conteur accepte ou refuse une dépense de Fortune.")
+        raise PermissionDenied(_("Seul le Conteur accepte ou refuse une dépense de Fortune."))
     writes.lock_pool(campaign)
     asked = (
         TableEvent.objects.select_for_update()
@@ -134,17 +137,19 @@ def fortune_answer(*, campaign: Campaign, by, request_id: int, accept: bool) -> 
         if answered is not None:  # the same answer again (a retry): the one already logged
             answered.created = False
             return answered
-        raise ValidationError("Cette demande de Fortune n'existe pas ou a déjà eu sa réponse.")
+        raise ValidationError(_("Cette demande de Fortune n'existe pas ou a déjà eu sa réponse."))
     character = writes.lock_character(campaign, asked.character_id, "request")
     points, reason = asked.payload["fortune_request"], asked.payload.get("reason", "")
     if accept:
         left = rule_call(lambda: rules_states.spend_capped(character.fortune, points, "Fortune"))
         writes.sheet_write(character, {"fortune": left}, by)
-        summary = f"Le Conteur accepte : {character.name} dépense {points} Fortune ({reason}) : reste {left}."
+        summary = _(
+            "Le Conteur accepte : %(name)s dépense %(points)s Fortune (%(reason)s) : reste %(left)s."
+        ) % {"name": character.name, "points": points, "reason": reason, "left": left}
     else:
-        summary = (
-            f"Le Conteur refuse la dépense de {points} Fortune {de(character.name)} ({reason})."
-        )
+        summary = _(
+            "Le Conteur refuse la dépense de %(points)s Fortune %(of_name)s (%(reason)s)."
+        ) % {"points": points, "of_name": de(character.name), "reason": reason}
     status = morale.FORTUNE_ACCEPTED if accept else morale.FORTUNE_REFUSED
     asked.payload = {**asked.payload, "fortune_status": status}
     asked.save(update_fields=["payload"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.utils.translation import gettext as _
+
 from characters.models import Character
 from rules import reference
 from sessions.errors import violation
@@ -41,7 +43,11 @@ def injury_label(injury: Injury) -> str:
         return injury.effect
     if effect.bane_dice:
         scope = SCOPE_LABELS.get(effect.bane_scope, effect.bane_scope)
-        return f"{effect.label} : {effect.bane_dice} dé d'impuissance ({scope})"
+        return _("%(label)s : %(bane_dice)s dé d'impuissance (%(scope)s)") % {
+            "label": effect.label,
+            "bane_dice": effect.bane_dice,
+            "scope": scope,
+        }
     return f"{effect.label} : {effect.description}"
 
 
@@ -75,6 +81,6 @@ def roller_injuries(character: Character | None, ids: Sequence[int]) -> list[Inj
     found = [i for i in open_injuries([character.pk]) if i.pk in wanted] if character else []
     if len(found) != len(wanted):
         raise violation(
-            "injuries", "Cette blessure n'est pas (ou plus) celle du personnage qui lance."
+            "injuries", _("Cette blessure n'est pas (ou plus) celle du personnage qui lance.")
         )
     return found

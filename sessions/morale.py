@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaigns.models import Campaign, Role
 from characters.models import Character, SpecialState
@@ -119,7 +121,7 @@ def member_character(characters: list[Character], pk: int | None, field: str) ->
     for character in characters:
         if character.pk == pk:
             return character
-    raise violation(field, "Ce personnage ne fait pas partie du groupe.")
+    raise violation(field, _("Ce personnage ne fait pas partie du groupe."))
 
 
 # --- one Moral move, computed ------------------------------------------------------------------
@@ -170,7 +172,7 @@ def morale_move(
         move["dice"] = list(exploit.dice)
     elif action == SERENITY_EFFECT:
         if effect not in ("hope", "despair"):
-            raise violation("effect", "Choisissez un effet d'espoir ou de désespoir.")
+            raise violation("effect", _("Choisissez un effet d'espoir ou de désespoir."))
         move["effect"] = effect
         after, events = rule_call(lambda: rules_morale.serenity_effect(before, key, effect))
     elif action == STATE_ENTER:
@@ -230,7 +232,7 @@ def _state_enter(
     """Enter Acharnement (spend despair), Flamboyance (spend hope while Galvanisé) or Apaisement
     (while Calme), §7. Zone comes from a roll (`consequence_apply`)."""
     if state not in ENTERABLE_STATES:
-        raise violation("state", "On n'entre pas dans cet état depuis le Moral.")
+        raise violation("state", _("On n'entre pas dans cet état depuis le Moral."))
     label = rules_states.STATE_LABELS[state]
     after, events = before, []
     if state == rules_states.FURY:
@@ -238,17 +240,23 @@ def _state_enter(
         allowed = rules_states.may_enter(state, spent_despair=True)
     elif state == rules_states.BLAZE:
         if not before.galvanized:
-            raise violation("state", "Flamboyance : le groupe doit être Galvanisé.")
+            raise violation("state", _("Flamboyance : le groupe doit être Galvanisé."))
         after, events = rule_call(lambda: rules_morale.spend_hope(before, key, source))
         allowed = rules_states.may_enter(state, spent_hope=True, galvanized=True)
     else:
         allowed = rules_states.may_enter(state, calm=before.is_calm(key))
     if not allowed:
         raise violation(
-            "state", f"{character.name} ne peut pas entrer en {label} : il faut être Calme."
+            "state",
+            _("%(name)s ne peut pas entrer en %(label)s : il faut être Calme.")
+            % {"name": character.name, "label": label},
         )
     extra.setdefault(character.pk, {})["special_state"] = state
-    event = rules_morale.MoraleEvent("state_entered", f"{character.name} entre en {label}.", key)
+    event = rules_morale.MoraleEvent(
+        "state_entered",
+        _("%(name)s entre en %(label)s.") % {"name": character.name, "label": label},
+        key,
+    )
     return after, [*events, event]
 
 
@@ -259,17 +267,23 @@ def _state_end(
     for Acharnement scars equal to wounds on every gauge not stable. All go to `extra`."""
     condition = condition_of(character)
     if condition.state not in rules_states.SPECIAL_STATES:
-        raise violation("state", f"{character.name} n'est dans aucun état spécial.")
+        raise violation(
+            "state", _("%(name)s n'est dans aucun état spécial.") % {"name": character.name}
+        )
     ended = rules_states.end_state(condition)
     changes = extra.setdefault(character.pk, {})
     changes.update(special_state=ended.state or SpecialState.NONE, fragility=ended.fragility)
     scars = _scars_changed(condition, ended)
     changes.update({f"{name}_scars": after for name, (_before, after) in scars.items()})
     label = rules_states.STATE_LABELS[condition.state]
-    then = rules_states.STATE_LABELS.get(ended.state, "aucun état")
-    message = f"Fin {de(label)} pour {character.name} : {then}"
+    then = rules_states.STATE_LABELS.get(ended.state, _("aucun état"))
+    message = _("Fin %(of_label)s pour %(name)s : %(then)s") % {
+        "of_label": de(label),
+        "name": character.name,
+        "then": then,
+    }
     if ended.fragility > condition.fragility:
-        message += ", +1 Fragilité"
+        message += _(", +1 Fragilité")
     if condition.state == rules_states.FURY:
         message += _scars_message(condition, scars)
     return before, [rules_morale.MoraleEvent("state_ended", message + ".")]
@@ -296,8 +310,9 @@ def _scars_message(condition: rules_states.Condition, scars: dict[str, tuple[int
         for name, gauge in (condition.gauges or {}).items()
         if gauge.stabilised
     ]
-    text = ", cicatrices égales aux blessures : " + (", ".join(parts) or "aucun changement")
+    text = _(", cicatrices égales aux blessures : ") + (", ".join(parts) or _("aucun changement"))
     if stable:
-        plural = "s" if len(stable) > 1 else ""
-        text += f" ({', '.join(stable)} stable{plural}, inchangée{plural})"
+        text += ngettext(
+            " (%(gauges)s stable, inchangée)", " (%(gauges)s stables, inchangées)", len(stable)
+        ) % {"gauges": ", ".join(stable)}
     return text

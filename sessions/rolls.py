@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Subquery
+from django.utils.translation import gettext, gettext_lazy
 
 from campaigns.models import Arc, ArcStatus, Campaign
 from campaigns.policy import ROW_ID_MAX, is_storyteller
@@ -44,12 +45,15 @@ class IdempotencyKeyReused(ValidationError):
 
     http_status = 422
 
-    def __init__(self, action: str = "un nouveau jet"):
+    def __init__(self, action: str = gettext_lazy("un nouveau jet")):
         super().__init__(
             {
                 "idempotency_key": [
-                    "Cette clé d'idempotence a déjà servi pour une autre requête : "
-                    f"envoyez une nouvelle clé pour {action}."
+                    gettext(
+                        "Cette clé d'idempotence a déjà servi pour une autre requête : "
+                        "envoyez une nouvelle clé pour %(action)s."
+                    )
+                    % {"action": action}
                 ]
             }
         )
@@ -167,11 +171,13 @@ def visibility_allowed(campaign: Campaign, visibility: str) -> str:
     and only the Conteur may hide one."""
     storyteller = is_storyteller(campaign)
     if visibility not in Visibility.values:
-        raise violation("visibility", "Visibilité inconnue.")
+        raise violation("visibility", gettext("Visibilité inconnue."))
     if storyteller and visibility == Visibility.STORYTELLER:
         return Visibility.HIDDEN  # the Conteur's secret roll is hidden from everyone
     if not storyteller and visibility == Visibility.HIDDEN:
-        raise violation("visibility", "Seul le Conteur peut cacher un jet ; choisissez « secret ».")
+        raise violation(
+            "visibility", gettext("Seul le Conteur peut cacher un jet ; choisissez « secret ».")
+        )
     return visibility
 
 
@@ -192,9 +198,11 @@ def may_spend_morale(request: RollRequest) -> bool:
 def npc_roll_check(campaign: Campaign, request: RollRequest) -> None:
     """A roll without a character is the Conteur's, and has no Impact or Moral to spend."""
     if not is_storyteller(campaign):
-        raise violation("character", "Choisissez le personnage qui lance.")
+        raise violation("character", gettext("Choisissez le personnage qui lance."))
     if spends_morale(request) or request.impact:
-        raise violation("character", "Un jet sans personnage ne peut dépenser ni Impact ni Moral.")
+        raise violation(
+            "character", gettext("Un jet sans personnage ne peut dépenser ni Impact ni Moral.")
+        )
 
 
 def roll_costs(
@@ -213,7 +221,7 @@ def roll_costs(
     if request.fury:
         state = rules_states.roll_state(None, fury=True)
         if state != rules_states.FURY:
-            raise violation("fury", "Impossible d'entrer en Acharnement.")
+            raise violation("fury", gettext("Impossible d'entrer en Acharnement."))
         changes.setdefault(character.pk, {})["special_state"] = SpecialState.FURY
     return changes, state
 
@@ -270,7 +278,7 @@ def roll_inputs(request: RollRequest, prepared: PreparedCheck) -> dict[str, Any]
 
 
 def roll_summary(roll: Roll, who: str) -> str:
-    skills = " / ".join(skill_label(k) for k in roll.skills) or "sans compétence"
+    skills = " / ".join(skill_label(k) for k in roll.skills) or gettext("sans compétence")
     label = f" — {roll.label}" if roll.label else ""
     outcome = roll.breakdown.get("outcome_label", roll.outcome)
     zone = " · Zone !" if roll.zone else ""

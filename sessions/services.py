@@ -21,6 +21,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaigns import services as campaign_services
 from campaigns.models import Campaign
@@ -73,7 +74,7 @@ def roll_create(
     campaigns) fails on the unique constraint; the whole transaction is then rolled back,
     nothing paid, and the roll stored first answers (or 422)."""
     if not idempotency_key or len(idempotency_key) > 64:
-        raise violation("idempotency_key", "Clé d'idempotence manquante ou trop longue.")
+        raise violation("idempotency_key", _("Clé d'idempotence manquante ou trop longue."))
     digest = rolls.request_digest(
         request=request,
         character_id=character_id,
@@ -213,7 +214,7 @@ def _roll_pay(
     before = morale.morale_of(pool, members)
     key = morale.member_keys(members).get(character.pk)
     if key is None:
-        raise violation("hope_source", "Seuls les personnages des joueurs utilisent le Moral.")
+        raise violation("hope_source", _("Seuls les personnages des joueurs utilisent le Moral."))
     after, events = rolls.morale_paid(before, key, request)
     if request.fortune_fate:
         rolls.fortune_for_all(members, changes)
@@ -311,9 +312,9 @@ def morale_change(
     for its own character. Refused moves raise ValidationError (or PermissionDenied) and change
     nothing; accepted ones are logged with the move, so the log replays the Moral exactly."""
     if action not in morale.MORALE_ACTIONS:
-        raise violation("action", "Action de Moral inconnue.")
+        raise violation("action", _("Action de Moral inconnue."))
     if action in morale.STORYTELLER_ACTIONS and not is_storyteller(campaign):
-        raise PermissionDenied("Seul le Conteur peut faire cela.")
+        raise PermissionDenied(_("Seul le Conteur peut faire cela."))
     pool = writes.lock_pool(campaign)
     members = writes.lock_members(campaign)
     character = None
@@ -380,7 +381,8 @@ def morale_hope_spend_for_xp(*, campaign_id: int, character_id: int, by, label: 
             "for": "xp",
         },
         events=events,
-        summary=" ".join(e.message for e in events) + f" Expérience dépensée : {label}.",
+        summary=" ".join(e.message for e in events)
+        + _(" Expérience dépensée : %(label)s.") % {"label": label},
     )
 
 
@@ -403,7 +405,7 @@ def consequence_apply(
     Résilience or the Aggravation table, §8), Fortune for a critical success (§14), Fatalité for a
     critical failure (§14) or the Zone (§7). Returns the logged event."""
     if not is_storyteller(campaign):
-        raise PermissionDenied("Seul le Conteur applique les conséquences d'un jet.")
+        raise PermissionDenied(_("Seul le Conteur applique les conséquences d'un jet."))
     pool = writes.lock_pool(campaign)
     roll = _lock_roll_awaiting(campaign, roll_id, kind)
     details: dict[str, Any] = {}
@@ -434,11 +436,11 @@ def _lock_roll_awaiting(campaign: Campaign, roll_id: int, kind: str) -> Roll:
     """Lock the campaign's roll, refusing a consequence it does not allow or already had."""
     roll = Roll.objects.select_for_update().filter(pk=roll_id, campaign=campaign).first()
     if roll is None:
-        raise violation("roll", "Ce jet n'existe pas dans la campagne.")
+        raise violation("roll", _("Ce jet n'existe pas dans la campagne."))
     if kind not in consequences.CONSEQUENCES:
-        raise violation("kind", "Conséquence inconnue.")
+        raise violation("kind", _("Conséquence inconnue."))
     if kind not in consequences.consequences_available(roll):
-        raise violation("kind", "Cette conséquence ne s'applique pas (ou plus) à ce jet.")
+        raise violation("kind", _("Cette conséquence ne s'applique pas (ou plus) à ce jet."))
     return roll
 
 
@@ -456,7 +458,7 @@ def _critical_apply(
     a lasting effect recorded as an injury. Returns the victim, the summary and the details."""
     victim_id = victim_id or (roll.character_id if roll.outcome == CRITICAL_FAILURE else None)
     if victim_id is None:
-        raise violation("victim", "Choisissez le personnage qui subit le critique.")
+        raise violation("victim", _("Choisissez le personnage qui subit le critique."))
     character = writes.lock_character(campaign, victim_id, "victim")
     critical = consequences.critical_suffered(character, mode, face, rng)
     if critical.injury is not None:
@@ -480,15 +482,21 @@ def _fortune_fate_or_zone_apply(
     if kind == consequences.FORTUNE:
         fortune = rules_states.gain_capped(character.fortune, reference.FORTUNE_MAX)
         writes.sheet_write(character, {"fortune": fortune}, by)
-        return f"{character.name} gagne 1 Fortune (réussite critique) : {fortune}."
+        return _("%(name)s gagne 1 Fortune (réussite critique) : %(fortune)s.") % {
+            "name": character.name,
+            "fortune": fortune,
+        }
     if kind == consequences.FATE:
         pool.fate = rules_states.gain_capped(pool.fate, reference.FATE_MAX)
         pool.save(update_fields=["fate", "updated_at"])
-        return f"Le Conteur gagne 1 Fatalité (échec critique {de(character.name)}) : {pool.fate}."
+        return _("Le Conteur gagne 1 Fatalité (échec critique %(of_name)s) : %(fate)s.") % {
+            "of_name": de(character.name),
+            "fate": pool.fate,
+        }
     if not rules_states.may_enter(rules_states.ZONE, zone_roll=roll.zone):
-        raise violation("kind", "Ce jet n'est pas une Zone.")
+        raise violation("kind", _("Ce jet n'est pas une Zone."))
     writes.sheet_write(character, {"special_state": SpecialState.ZONE}, by)
-    return f"{character.name} entre dans la Zone."
+    return _("%(name)s entre dans la Zone.") % {"name": character.name}
 
 
 @transaction.atomic
@@ -496,7 +504,7 @@ def injury_heal(*, campaign: Campaign, by, injury_id: int) -> TableEvent:
     """The Conteur marks an injury healed (§8): its dice stop; a stomach wound releases the
     Agonie it held. Logged."""
     if not is_storyteller(campaign):
-        raise PermissionDenied("Seul le Conteur déclare une blessure guérie.")
+        raise PermissionDenied(_("Seul le Conteur déclare une blessure guérie."))
     writes.lock_pool(campaign)
     injury = (
         Injury.objects.select_for_update()
@@ -504,7 +512,7 @@ def injury_heal(*, campaign: Campaign, by, injury_id: int) -> TableEvent:
         .first()
     )
     if injury is None:
-        raise violation("injury", "Cette blessure n'existe pas ou est déjà guérie.")
+        raise violation("injury", _("Cette blessure n'existe pas ou est déjà guérie."))
     character = writes.lock_character(campaign, injury.character_id, "injury")
     injury.healed_at = timezone.now()
     injury.save(update_fields=["healed_at"])
@@ -519,7 +527,8 @@ def injury_heal(*, campaign: Campaign, by, injury_id: int) -> TableEvent:
     return writes.log_event(
         campaign_id=campaign.pk,
         kind=TableEventKind.CONSEQUENCE,
-        summary=f"{character.name} : blessure guérie ({label}).",
+        summary=_("%(name)s : blessure guérie (%(label)s).")
+        % {"name": character.name, "label": label},
         by=by,
         character=character,
         payload={"injury": injury.pk, "healed": True},

@@ -95,13 +95,13 @@ async def page_stream(request: HttpRequest, pk: int | None = None) -> StreamingH
     `?after=<cursor>` on pages that show the log, `?filter=<character>`, `?sheet=<character>`."""
     user = await request.auser()
     if not user.is_authenticated:
-        raise Http404("Flux introuvable.")
+        raise Http404(_("Flux introuvable."))
     campaign = await _campaign(user, pk)
     sheet = _int(request.GET.get("sheet"))
     if sheet is not None:
         found = await _read(character_get_for_viewer)(user=user, pk=sheet)
         if campaign is None or found.campaign_id != campaign.pk:
-            raise Http404("Personnage introuvable.")
+            raise Http404(_("Personnage introuvable."))
     viewer = Viewer(
         user_id=user.pk,
         campaign=campaign,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign
 from campaigns.policy import is_storyteller
@@ -68,14 +69,14 @@ def lock_character(campaign: Campaign, pk: int | None, field_name: str) -> Chara
     """Lock one sheet of the campaign, or refuse about `field_name` if there is none."""
     character = character_locked(campaign, pk)
     if character is None:
-        raise violation(field_name, "Ce personnage n'existe pas dans la campagne.")
+        raise violation(field_name, _("Ce personnage n'existe pas dans la campagne."))
     return character
 
 
 def require_controller(campaign: Campaign, character: Character, by) -> None:
     """Only the character's player and the Conteur act for a character."""
     if character.owner_id != by.pk and not is_storyteller(campaign):
-        raise PermissionDenied("Seuls le joueur du personnage et le Conteur peuvent faire cela.")
+        raise PermissionDenied(_("Seuls le joueur du personnage et le Conteur peuvent faire cela."))
 
 
 def lock_roller(

@@ -217,7 +217,7 @@ def combatant_set_status(
     encounter = encounter_lock(campaign, encounter_id)
     combatant = encounter.combatants.filter(pk=combatant_id).first()
     if combatant is None:
-        raise Http404("Combattant introuvable.")
+        raise Http404(_("Combattant introuvable."))
     if status == CombatantStatus.LEFT and not encounter.round:
         combatant.delete()
     elif combatant.status != status:
@@ -254,7 +254,7 @@ def combatant_reveal(*, campaign: Campaign, by, encounter_id: int, combatant_id:
     encounter = encounter_lock(campaign, encounter_id)
     combatant = encounter.combatants.filter(pk=combatant_id).first()
     if combatant is None:
-        raise Http404("Combattant introuvable.")
+        raise Http404(_("Combattant introuvable."))
     if not combatant.hidden:
         return combatant
     combatant.hidden = False

@@ -275,7 +275,7 @@ def _one(campaign: Campaign, encounter: Encounter, combatant_id: int):
     by_pk = {c.pk: c for c in everyone}
     combatant = by_pk.get(combatant_id)
     if combatant is None or (combatant.hidden and not is_storyteller(campaign)):
-        raise Http404("Combattant introuvable.")
+        raise Http404(_("Combattant introuvable."))
     return combatant, by_pk
 
 

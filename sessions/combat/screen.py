@@ -209,7 +209,7 @@ def _storyteller_campaign(request: HtmxHttpRequest, pk: int) -> Campaign:
     screen's very existence is the Conteur's)."""
     campaign = campaign_get_for_member(user=request.user, pk=pk)
     if not is_storyteller(campaign):
-        raise Http404("Campagne introuvable.")
+        raise Http404(_("Campagne introuvable."))
     return campaign
 
 

@@ -59,7 +59,7 @@ def encounter_lock(campaign: Campaign, encounter_id: int) -> Encounter:
         Encounter.objects.select_for_update().filter(pk=encounter_id, campaign=campaign).first()
     )
     if encounter is None:
-        raise Http404("Rencontre introuvable.")
+        raise Http404(_("Rencontre introuvable."))
     return encounter
 
 
