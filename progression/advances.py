@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from campaigns.live import notify
@@ -95,7 +96,7 @@ def advance_run(*, advance_id: int) -> Advance | None:
     now = timezone.now()
     if not ellipse.is_open:
         advance.status, advance.finished_at = JobStatus.DONE, now
-        advance.summary = {"skipped": "L'ellipse était déjà close."}
+        advance.summary = {"skipped": _("L'ellipse était déjà close.")}
         advance.save(update_fields=["status", "finished_at", "summary"])
         return advance
     days = ellipse.days_left if advance.closes else min(advance.days, ellipse.days_left)
@@ -168,8 +169,10 @@ def _refuse(run: _Run, training: Training, character: Character, *, reason: str)
     run.notify(
         character,
         f"training:{training.pk}:refused",
-        f"L'entraînement « {training.label} » {de(character.name)} n'a pas pu "
-        f"s'appliquer : {reason} L'expérience réservée est rendue.",
+        _(
+            "L'entraînement « %(label)s » %(of_name)s n'a pas pu s'appliquer : %(reason)s L'expérience réservée est rendue."
+        )
+        % {"label": training.label, "of_name": de(character.name), "reason": reason},
     )
 
 
@@ -187,7 +190,7 @@ def _charge(run: _Run, training: Training, character: Character, *, day: int) ->
                 source_key=f"training:{training.pk}",
                 kind=XpEntryKind.TRAINING,
                 amount=-training.xp_reserved,
-                label=f"Entraînement : {training.label}",
+                label=_("Entraînement : %(label)s") % {"label": training.label},
                 act=training.act,
                 improvement=f"{training.kind}:{training.target}",
             )
@@ -198,7 +201,8 @@ def _charge(run: _Run, training: Training, character: Character, *, day: int) ->
     run.notify(
         character,
         f"training:{training.pk}:done",
-        f"{character.name} a terminé son entraînement « {training.label} » (jour {day}).",
+        _("%(name)s a terminé son entraînement « %(label)s » (jour %(day)s).")
+        % {"name": character.name, "label": training.label, "day": day},
     )
 
 
@@ -230,7 +234,10 @@ def _end_ellipse(run: _Run, ellipse: Ellipse) -> None:
             wounds=sum(g.wounds for g in sheet.gauges(character).values()),
         )
         gained = _grant_ellipse_xp(run, ellipse, character, weeks=rest.weeks)
-        text = f"L'ellipse se termine : {character.name} gagne {gained} points d'expérience."
+        text = _("L'ellipse se termine : %(name)s gagne %(gained)s points d'expérience.") % {
+            "name": character.name,
+            "gained": gained,
+        }
         rested: dict[str, Any] = {}
         if rest.fragility_removed:
             run.sheets.set_column(character, "fragility", rest.fragility)
@@ -264,14 +271,15 @@ def _grant_ellipse_xp(run: _Run, ellipse: Ellipse, character: Character, *, week
                 source_key=f"ellipse:{ellipse.pk}:xp",
                 kind=XpEntryKind.ELLIPSE,
                 amount=gained,
-                label=f"Ellipse de {ellipse.length_days} jours",
+                label=_("Ellipse de %(days)s jours") % {"days": ellipse.length_days},
                 breakdown=[
                     {
                         "label": ngettext("%(n)d semaine", "%(n)d semaines", weeks) % {"n": weeks},
                         "points": weeks,
                     },
                     {
-                        "label": f"Entraîneur ×{reference.TRAINER_MULTIPLIERS[trainer]}",
+                        "label": _("Entraîneur ×%(multiplier)s")
+                        % {"multiplier": reference.TRAINER_MULTIPLIERS[trainer]},
                         "points": 0,
                     },
                     *_surcharge_lines(surcharge),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import django_filters
 from django.core.exceptions import ValidationError
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import APIException
@@ -214,7 +215,7 @@ class ArcExperiencePreview(ArcExperienceBase):
         data = self.validated()
         names = dict(Character.objects.filter(campaign=self.campaign).values_list("pk", "name"))
         if any(row["character"] not in names for row in data["characters"]):
-            raise ValidationError({"characters": ["Ce personnage n'est pas dans la campagne."]})
+            raise ValidationError({"characters": [_("Ce personnage n'est pas dans la campagne.")]})
         preview = _preview(s.checklist_to_service(data), names)
         return Response(s.AwardPreviewListOut({"preview": preview}).data)
 
@@ -232,8 +233,10 @@ class ArcExperienceCorrect(ArcExperienceBase):
         award = ArcAward.objects.filter(arc=self.arc).first()
         if award is None:
             raise Conflict(
-                "L'expérience de cet arc n'a pas encore été attribuée : confirmez d'abord "
-                "la liste de fin d'arc."
+                _(
+                    "L'expérience de cet arc n'a pas encore été attribuée : confirmez d'abord "
+                    "la liste de fin d'arc."
+                )
             )
         awards.arc_award_correct(award=award, checklist=checklist, by=request.user)
         return self.render(status=202)
@@ -352,7 +355,7 @@ class Trainings(OfTrainings, generics.ListCreateAPIView):
         data = self.validated()
         ellipse = selectors.ellipse_current(campaign=self.campaign)
         if ellipse is None:
-            raise ValidationError("Il n'y a pas d'ellipse en cours pour s'entraîner.")
+            raise ValidationError(_("Il n'y a pas d'ellipse en cours pour s'entraîner."))
         training = trainings.training_queue(
             character=self.character, ellipse=ellipse, by=request.user, **data
         )

@@ -19,6 +19,7 @@ from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Greatest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from campaigns import services as campaign_services
@@ -109,9 +110,9 @@ def _check_characters(arc: Arc, checklist: dict[str, Any]) -> None:
         )
     )
     if ids - known:
-        raise ValidationError({"characters": ["Ce personnage n'est pas dans la campagne."]})
+        raise ValidationError({"characters": [_("Ce personnage n'est pas dans la campagne.")]})
     if not ids:
-        raise ValidationError({"characters": ["Cochez au moins un personnage présent."]})
+        raise ValidationError({"characters": [_("Cochez au moins un personnage présent.")]})
 
 
 # --- confirming and correcting ----------------------------------------------------------------
@@ -263,7 +264,8 @@ def _award_entry(
         source_key=award_key(arc.pk, revision),
         kind=XpEntryKind.AWARD if first else XpEntryKind.CORRECTION,
         amount=delta,
-        label=f"Fin de l'arc « {arc.title} »" if first else f"Correction de l'arc « {arc.title} »",
+        label=(_("Fin de l'arc « %(title)s »") if first else _("Correction de l'arc « %(title)s »"))
+        % {"title": arc.title},
         breakdown=award_breakdown(result),
         act=arc.act,
     )
@@ -273,10 +275,11 @@ def _award_notification(
     arc: Arc, character: Character, *, revision: int, delta: int
 ) -> Notification:
     text = (
-        f"{character.name} reçoit {delta} points d'expérience pour l'arc « {arc.title} »."
+        _("%(name)s reçoit %(delta)s points d'expérience pour l'arc « %(title)s ».")
+        % {"name": character.name, "delta": delta, "title": arc.title}
         if revision == 1
-        else f"Correction de l'arc « {arc.title} » : {delta:+d} points d'expérience "
-        f"pour {character.name}."
+        else _("Correction de l'arc « %(title)s » : %(delta)+d points d'expérience pour %(name)s.")
+        % {"title": arc.title, "delta": delta, "name": character.name}
     )
     key = f"{award_key(arc.pk, revision)}:{character.pk}"
     return character_notification(character, key=key, text=text, kind="award")

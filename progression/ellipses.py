@@ -13,6 +13,8 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.models import Campaign
 from characters.models import Character
@@ -23,8 +25,8 @@ from rules import ellipse as rules_ellipse
 from rules import reference
 from rules.errors import RuleError
 
-ALREADY_OPEN = "Une ellipse est déjà en cours dans cette campagne."
-CLOSED = "Cette ellipse est close."
+ALREADY_OPEN = gettext_lazy("Une ellipse est déjà en cours dans cette campagne.")
+CLOSED = gettext_lazy("Cette ellipse est close.")
 
 
 def ellipse_allowed_actions(kind: str) -> list[str]:
@@ -70,12 +72,12 @@ def ellipse_set_xp_trainer(
     """The Conteur confirms a character's trainer multiplier for the ellipse's XP (§11) and, when
     given, its weeks of surcharge (20 serious wounds self-inflicted that week, +1 XP each)."""
     if trainer not in reference.TRAINER_MULTIPLIERS:
-        raise ValidationError({"trainer": ["Ce niveau d'entraîneur n'existe pas."]})
+        raise ValidationError({"trainer": [_("Ce niveau d'entraîneur n'existe pas.")]})
     locked = Ellipse.objects.select_for_update().get(pk=ellipse.pk)
     if not locked.is_open:
         raise ValidationError({"__all__": [CLOSED]})
     if not Character.objects.filter(pk=character_id, campaign_id=locked.campaign_id).exists():
-        raise ValidationError({"character": ["Ce personnage n'est pas dans la campagne."]})
+        raise ValidationError({"character": [_("Ce personnage n'est pas dans la campagne.")]})
     locked.xp_trainers = {**locked.xp_trainers, str(character_id): trainer}
     update = ["xp_trainers"]
     if surcharge_weeks is not None:
@@ -96,7 +98,7 @@ def advance_request(
     """Record an advance (N days, or the ellipse's end) under an idempotency key and queue the
     job that runs it. The same key twice returns the first request and queues nothing."""
     if days < 0 or (days == 0 and not closes):
-        raise ValidationError({"days": ["Avancez d'au moins un jour."]})
+        raise ValidationError({"days": [_("Avancez d'au moins un jour.")]})
     existing = Advance.objects.filter(key=key).first()
     if existing is not None:
         return existing

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
+from django.utils.translation import gettext as _
 
 from campaigns.models import Ability, Arc
 from characters.models import Character, SkillKind, SpecialState
@@ -212,26 +213,34 @@ def improvement_of(
     already loaded by the caller (`ability`) is used as is rather than looked up again."""
     if kind == "characteristic":
         if target not in reference.CHARACTERISTICS:
-            raise refusal("Cette caractéristique n'existe pas.", "target")
+            raise refusal(_("Cette caractéristique n'existe pas."), "target")
         return rules_xp.Improvement(kind, target), f"{reference.LABELS[target]} +1"
     if kind in ("skill", "specialty"):
         skill = reference.SKILLS_BY_KEY.get(target)
         if skill is None:
-            raise refusal("Cette compétence n'existe pas.", "target")
+            raise refusal(_("Cette compétence n'existe pas."), "target")
         level = _skill_level(character, target)
-        label = f"{skill.label} {level + 1}" if kind == "skill" else f"Spécialité {de(skill.label)}"
+        label = (
+            f"{skill.label} {level + 1}"
+            if kind == "skill"
+            else _("Spécialité %(of_skill)s") % {"of_skill": de(skill.label)}
+        )
         return rules_xp.Improvement(kind, target, level=level), label
     if kind == "forgotten_domain":
         if not target or target in reference.SKILLS_BY_KEY:
-            raise refusal("Nommez le domaine oublié.", "target")
+            raise refusal(_("Nommez le domaine oublié."), "target")
         level = _skill_level(character, target)
         return rules_xp.Improvement(kind, target, level=level), f"{target} {level + 1}"
     if kind == "combativeness":
-        return rules_xp.Improvement(kind), f"Combativité {character.combativeness + 1}"
+        return rules_xp.Improvement(kind), _("Combativité %(level)s") % {
+            "level": character.combativeness + 1
+        }
     if kind == "ability":
         ability = ability or compendium_entry(Ability, character, target)
-        return rules_xp.Improvement(kind, target, tier=ability.tier), f"Aptitude {ability.name}"
-    raise refusal("Ce type d'amélioration n'existe pas.", "kind")
+        return rules_xp.Improvement(kind, target, tier=ability.tier), _("Aptitude %(name)s") % {
+            "name": ability.name
+        }
+    raise refusal(_("Ce type d'amélioration n'existe pas."), "kind")
 
 
 def compendium_entry(model, character: Character, target: str):
@@ -242,7 +251,7 @@ def compendium_entry(model, character: Character, target: str):
         else None
     )
     if entry is None:
-        raise refusal("Cette entrée n'existe pas dans le compendium de la campagne.", "target")
+        raise refusal(_("Cette entrée n'existe pas dans le compendium de la campagne."), "target")
     return entry
 
 
@@ -324,7 +333,7 @@ def xp_spend(
     Raises ValidationError with the rules engine's French reasons and changes nothing."""
     if mode not in SPENDING_NOW:
         raise refusal(
-            "Dépensez avec un point d'espoir, à la réception ou dans un état spécial.", "mode"
+            _("Dépensez avec un point d'espoir, à la réception ou dans un état spécial."), "mode"
         )
     pk = character if isinstance(character, int) else character.pk
     if mode == "hope":  # the Moral is the table's: its lock first, as every Moral move takes it
@@ -364,4 +373,4 @@ def xp_spend(
                 improvement=f"{kind}:{target}",
             )
     except IntegrityError as error:  # the same key, in a race the row lock should prevent
-        raise refusal("Cette dépense a déjà été faite.") from error
+        raise refusal(_("Cette dépense a déjà été faite.")) from error

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from characters import sheet
 from characters.models import (
     ChangeAction,
@@ -65,7 +67,7 @@ def apply_improvement(
         applied.changes[relation] = (None, {"id": int(target), "name": detail})
         applied.m2m.append((relation, int(target)))
     else:
-        raise refusal("Ce type d'amélioration n'existe pas.", "kind")
+        raise refusal(_("Ce type d'amélioration n'existe pas."), "kind")
     validate_sheet(character)
     return applied
 
@@ -105,9 +107,9 @@ def _improve_skill(
     if kind == "specialty":
         name = (detail or "").strip()[:120]
         if not name:
-            raise refusal("Nommez la spécialité.", "detail")
+            raise refusal(_("Nommez la spécialité."), "detail")
         if name in row.expertises:
-            raise refusal("Le personnage a déjà cette spécialité.", "detail")
+            raise refusal(_("Le personnage a déjà cette spécialité."), "detail")
         row.expertises = [*row.expertises, name]
     else:
         try:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaigns.models import Arc, Campaign
 from characters.models import Character
@@ -16,7 +18,7 @@ from characters.selectors import can_edit
 from progression.models import Ellipse, EllipseStatus, Training
 from progression.trainings import set_expected_days
 
-NOT_AN_EDITOR = "Seuls le joueur du personnage et le Conteur peuvent faire cela."
+NOT_AN_EDITOR = gettext_lazy("Seuls le joueur du personnage et le Conteur peuvent faire cela.")
 
 
 def _found(row, message: str):
@@ -26,7 +28,7 @@ def _found(row, message: str):
 
 
 def arc_get(*, campaign: Campaign, pk: int) -> Arc:
-    return _found(Arc.objects.filter(campaign=campaign, pk=pk).first(), "Arc introuvable.")
+    return _found(Arc.objects.filter(campaign=campaign, pk=pk).first(), _("Arc introuvable."))
 
 
 def character_get(*, campaign: Campaign, pk: int) -> Character:
@@ -37,7 +39,7 @@ def character_get(*, campaign: Campaign, pk: int) -> Character:
         .prefetch_related("skills", "abilities", "classes", "branches")
         .first()
     )
-    return _found(character, "Personnage introuvable.")
+    return _found(character, _("Personnage introuvable."))
 
 
 def require_editor(*, campaign: Campaign, character: Character, user) -> None:
@@ -51,12 +53,12 @@ def training_get(*, campaign: Campaign, pk: int, character: Character | None = N
     trainings = Training.objects.filter(character__campaign=campaign, pk=pk)
     if character is not None:
         trainings = trainings.filter(character=character)
-    return _found(trainings.select_related("character").first(), "Entraînement introuvable.")
+    return _found(trainings.select_related("character").first(), _("Entraînement introuvable."))
 
 
 def ellipse_get(*, campaign: Campaign, pk: int) -> Ellipse:
     ellipse = Ellipse.objects.filter(campaign=campaign, pk=pk).first()
-    return _found(ellipse, "Ellipse introuvable.")
+    return _found(ellipse, _("Ellipse introuvable."))
 
 
 def ellipse_current(*, campaign: Campaign) -> Ellipse | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -105,7 +106,7 @@ def _id(**kwargs) -> serializers.IntegerField:
 
 def _unique(values: list) -> list:
     if len(set(values)) != len(values):
-        raise serializers.ValidationError("Chaque case ne se coche qu'une fois.")
+        raise serializers.ValidationError(gettext("Chaque case ne se coche qu'une fois."))
     return values
 
 
@@ -155,7 +156,7 @@ class ChecklistIn(serializers.Serializer):
         ids = [row["character"] for row in value]
         if len(set(ids)) != len(ids):
             raise serializers.ValidationError(
-                "Chaque personnage ne figure qu'une fois.", code="beyond_schema"
+                gettext("Chaque personnage ne figure qu'une fois."), code="beyond_schema"
             )
         return value
 
@@ -329,7 +330,7 @@ def _compendium_target(data: dict) -> dict:
         ROW_ID.fullmatch(target) and 0 < int(target) <= ID_MAX
     ):
         raise serializers.ValidationError(
-            {"target": ["Cette entrée n'existe pas dans le compendium de la campagne."]}
+            {"target": [gettext("Cette entrée n'existe pas dans le compendium de la campagne.")]}
         )
     return data
 

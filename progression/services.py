@@ -19,7 +19,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from common.health import broker_answers
 from progression.models import Advance, ArcAward, JobStatus
@@ -39,7 +39,9 @@ JOBS_REQUEUE = "progression.tasks.jobs_requeue"
 # CELERY_BEAT_SCHEDULE). A live job beats more often (each paid chunk), and a duplicate is
 # harmless: the services claim their work.
 JOB_LEASE = timedelta(seconds=20)
-QUEUE_DOWN_MESSAGE = "Le serveur de tâches ne répond pas : le calcul reprendra automatiquement."
+QUEUE_DOWN_MESSAGE = gettext_noop(
+    "Le serveur de tâches ne répond pas : le calcul reprendra automatiquement."
+)
 
 
 def new_key() -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
 
 from campaigns.models import Ability, Branch, CharacterClass
 from characters.models import Character
@@ -41,7 +42,7 @@ def missing_trainer(training: Training, character: Character, ellipse_kind: str)
         return []
     _allowed, reasons = rules_ellipse.can_learn(action, ellipse_kind, False)
     if reasons and training.trainer != "alone":
-        reasons.append("Le Conteur n'a pas confirmé l'entraîneur choisi.")
+        reasons.append(_("Le Conteur n'a pas confirmé l'entraîneur choisi."))
     return reasons
 
 
@@ -79,9 +80,9 @@ def training_queue(
     locked = lock_character(character)
     ellipse = Ellipse.objects.select_for_update().get(pk=ellipse.pk)
     if not ellipse.is_open or ellipse.campaign_id != locked.campaign_id:
-        raise refusal("Il n'y a pas d'ellipse en cours pour s'entraîner.")
+        raise refusal(_("Il n'y a pas d'ellipse en cours pour s'entraîner."))
     if trainer not in reference.TRAINER_KINDS:
-        raise refusal("L'entraîneur est absent, simple ou pédagogue.", "trainer")
+        raise refusal(_("L'entraîneur est absent, simple ou pédagogue."), "trainer")
     action = _learning_action(locked, kind, target)
     if action is not None:
         _allowed, reasons = rules_ellipse.can_learn(action, ellipse.kind, trainer != "alone")
@@ -127,19 +128,19 @@ def _what_is_learnt(
     if kind == "class":
         entry = compendium_entry(CharacterClass, character, target)
         if entry.pk in owned_classes:
-            reasons.append("Le personnage a déjà cette classe.")
-        return f"Classe {entry.name}", entry.name, 0, reasons
+            reasons.append(_("Le personnage a déjà cette classe."))
+        return _("Classe %(name)s") % {"name": entry.name}, entry.name, 0, reasons
     if kind == "branch":
         entry = compendium_entry(Branch, character, target)
         if entry.character_class_id not in owned_classes:
-            reasons.append("Une branche s'apprend seulement pour une classe possédée.")
-        return f"Branche {entry.name}", entry.name, 0, reasons
+            reasons.append(_("Une branche s'apprend seulement pour une classe possédée."))
+        return _("Branche %(name)s") % {"name": entry.name}, entry.name, 0, reasons
     improvement, label = improvement_of(character=character, kind=kind, target=target)
     if kind == "ability":
         detail = compendium_entry(Ability, character, target).name
     _allowed, reasons = rules_xp.can_spend(improvement, context.record, context.available)
     if kind == "specialty" and not detail.strip():
-        reasons = [*reasons, "Nommez la spécialité."]
+        reasons = [*reasons, _("Nommez la spécialité.")]
     return label, detail, rules_xp.xp_cost(improvement), list(reasons)
 
 
@@ -173,7 +174,7 @@ def training_confirm_trainer(*, training: Training, confirmed: bool = True) -> T
     """The Conteur confirms (or not) the trainer a player chose: the timer's length follows."""
     locked = Training.objects.select_for_update().get(pk=training.pk)
     if not locked.is_active:
-        raise refusal("Cet entraînement est terminé ou annulé.")
+        raise refusal(_("Cet entraînement est terminé ou annulé."))
     locked.trainer_confirmed = confirmed or locked.trainer == "alone"
     locked.days_needed = days_needed(locked.kind, effective_trainer(locked))
     if locked.days_needed is not None:

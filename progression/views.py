@@ -180,7 +180,7 @@ def arc_experience_progress(request: HtmxHttpRequest, pk: int, arc_pk: int) -> H
     arc = arc_get(campaign=campaign, pk=arc_pk)
     award = ArcAward.objects.filter(arc=arc).first()
     if award is None:
-        raise Http404("Aucune récompense pour cet arc.")
+        raise Http404(_("Aucune récompense pour cet arc."))
     context = {"campaign": campaign, "is_storyteller": True, "arc": arc, "award": award}
     context["queue_message"] = queue_message(award)
     template = "progression/arc_progress.html"
@@ -304,7 +304,7 @@ def _spend_confirmation(request, campaign, character: Character) -> HttpResponse
         None,
     )
     if option is None or mode not in experience.SPENDING_NOW:
-        raise Http404("Cette amélioration n'existe pas.")
+        raise Http404(_("Cette amélioration n'existe pas."))
     available = experience.xp_balances(character_ids=[character.pk])[character.pk]["available"]
     context = {
         "campaign": campaign,
