@@ -10,6 +10,7 @@ JSON in `common.api_errors`.
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
@@ -127,7 +128,7 @@ class PageDetail(WorldView):
         version = data.pop("version", None)
         if version is None:
             return Response(
-                {"detail": "Envoyez la version lue (`version`).", "errors": {}}, status=428
+                {"detail": _("Envoyez la version lue (`version`)."), "errors": {}}, status=428
             )
         try:
             page = services.page_update(page=page, by=request.user, version=version, **data)
@@ -175,7 +176,7 @@ class PageRestore(WorldView):
         if revision is None:
             # The page exists: an id of none of its versions is refused like DRF's related
             # fields refuse an id of no row (400, `does_not_exist`), not as a missing page.
-            message = "Cette page n'a pas de version portant cet identifiant."
+            message = _("Cette page n'a pas de version portant cet identifiant.")
             raise ValidationError({"revision": [message]}, code="does_not_exist")
         try:
             page = services.page_restore(

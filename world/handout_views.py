@@ -134,7 +134,7 @@ def handout_image(request: HtmxHttpRequest, pk: int, handout_pk: int) -> FileRes
     """A handout's image, to its recipients and the Conteur only (404 for anyone else)."""
     handout = handouts.handout_get_for_member(user=request.user, campaign_id=pk, pk=handout_pk)
     if not handout.image:
-        raise Http404("Image introuvable.")
+        raise Http404(_("Image introuvable."))
     response = FileResponse(
         handout.image.open("rb"), content_type=content_type_of(handout.image.name)
     )

@@ -160,7 +160,7 @@ def handout_get_for_member(*, user, campaign_id: int, pk: int) -> Handout:
     campaign = campaign_get_for_member(user=user, pk=campaign_id)
     handout = handouts_for(user=user, campaign=campaign).filter(pk=pk).first()
     if handout is None:
-        raise Http404("Document introuvable.")
+        raise Http404(_("Document introuvable."))
     return handout
 
 

@@ -96,7 +96,7 @@ def page_image(request: HtmxHttpRequest, pk: int, page_pk: int) -> FileResponse:
     """The page's image, streamed to a member who may see the page (404 for anyone else)."""
     page = page_get_for_member(user=request.user, campaign_id=pk, pk=page_pk)
     if not page.image:
-        raise Http404("Pas d'image.")
+        raise Http404(_("Pas d'image."))
     response = FileResponse(page.image.open("rb"), content_type=content_type_of(page.image.name))
     response["Cache-Control"] = "private, max-age=300"
     response["X-Content-Type-Options"] = "nosniff"

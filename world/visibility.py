@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from campaigns.models import Campaign, Role
 from campaigns.policy import campaign_get_for_member, membership_get
@@ -98,7 +99,7 @@ def page_get_for_member(*, user, campaign_id: int, pk: int) -> Page:
     campaign = campaign_get_for_member(user=user, pk=campaign_id)
     page = pages_for(user=user, campaign=campaign).filter(pk=pk).first()
     if page is None:
-        raise Http404("Page introuvable.")
+        raise Http404(_("Page introuvable."))
     page.campaign = campaign
     return page
 
