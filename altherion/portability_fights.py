@@ -9,14 +9,13 @@ exists (`after_import`), since an encounter's order names combatants read after 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.db import models
 
+from altherion.portability_values import Remap
 from sessions.models import Combatant, Encounter, Roll, TableEvent, TableEventKind
 
-Remap = Callable[[type[models.Model], Any], Any]
 BLOW_IDS = {
     "attacker": Combatant,
     "target": Combatant,
